@@ -1,0 +1,72 @@
+"""A small track used only by the foundation's tests: name the colour of a drawn square.
+
+It exercises the whole path (images in requests, oracle answers, scoring, summaries) without
+depending on any benchmark track.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from PIL import Image
+
+from vlmscope.config import TrackConfig
+from vlmscope.judges.client import Judge
+from vlmscope.messages import GenerationParams, Response, user_request
+from vlmscope.tracks.base import Sample, Scored, TrackOptions
+
+COLOURS = {"red": (220, 30, 30), "green": (30, 180, 60), "blue": (40, 60, 220), "yellow": (230, 210, 40)}
+
+
+class ColourOptions(TrackOptions):
+    n_samples: int = 24
+    max_new_tokens: int = 8
+
+
+def square_png(rgb: tuple[int, int, int], size: int) -> bytes:
+    image = Image.new("RGB", (size, size), (255, 255, 255))
+    image.paste(rgb, (size // 4, size // 4, 3 * size // 4, 3 * size // 4))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class ColourTrack:
+    name: ClassVar[str] = "colours"
+
+    def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
+        self.options = ColourOptions.model_validate(config.options)
+        self.limit = limit
+
+    def samples(self) -> list[Sample]:
+        names = sorted(COLOURS)
+        out = []
+        for i in range(self.options.n_samples):
+            colour = names[i % len(names)]
+            n_images = i % 3
+            images = [square_png(COLOURS[colour], 24 + 8 * k + i) for k in range(n_images)]
+            question = "What colour is the square?" + " Answer in one word." * (i % 4)
+            request = user_request(
+                *images,
+                question,
+                params=GenerationParams(max_new_tokens=self.options.max_new_tokens),
+                oracle_answer=colour,
+            )
+            out.append(Sample(id=f"colour-{i:03d}", request=request, meta={"answer": colour}))
+        return out[: self.limit] if self.limit else out
+
+    async def score(self, sample: Sample, response: Response, judge: Judge | None) -> Scored:
+        if not response.ok:
+            return Scored(sample.id, {"accuracy": 0.0}, outcome=response.status.value)
+        parsed = response.text.strip().lower().rstrip(".")
+        return Scored(sample.id, {"accuracy": float(parsed == sample.meta["answer"])}, parsed=parsed)
+
+    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
+        accuracy = sum(s.scores["accuracy"] for s in scored) / max(1, len(scored))
+        return {"accuracy": accuracy, "n": len(scored)}
+
+    def write_extras(self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]) -> None:
+        return None

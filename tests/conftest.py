@@ -1,0 +1,18 @@
+"""Test-wide settings: offline, one thread, a throwaway HF cache.
+
+Set before anything imports the libraries, so the README's test command behaves the same as CI
+whatever the caller's environment holds.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+if "HF_HOME" not in os.environ:
+    os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="vlmscope-hf-")

@@ -1,0 +1,73 @@
+"""The whole path on the test track with the oracle: config -> run -> result datasets."""
+
+import json
+from pathlib import Path
+
+import datasets
+import pytest
+
+import run_eval
+from vlmscope.hub_export import load_folder
+from vlmscope.runner.results import result_dir
+
+CONFIG = Path(__file__).parents[1] / "configs" / "colours_oracle.yaml"
+
+
+def test_run_writes_loadable_results_and_reuses_cache(tmp_path, capsys):
+    out = tmp_path / "results"
+    assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out), "--limit", "10"]) == 0
+    table = capsys.readouterr().out
+    assert "oracle" in table and "accuracy=1" in table
+
+    folder = result_dir(out, "oracle", "colours")
+    details = datasets.load_dataset(str(folder), "details", split="test", cache_dir=str(tmp_path / "c"))
+    assert len(details) == 10
+    assert set(details["status"]) == {"ok"}
+    assert [json.loads(s)["accuracy"] for s in details["scores"]] == [1.0] * 10
+    summary = load_folder(folder, "summary")[0]
+    assert json.loads(summary["scores"])["accuracy"] == 1.0
+    assert json.loads(summary["run_counts"])["generated"] == 10
+    assert summary["config_hash"] and "torch" in json.loads(summary["package_versions"])
+
+    assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out), "--limit", "12"]) == 0
+    counts = json.loads(load_folder(folder, "summary")[0]["run_counts"])
+    assert counts["cached"] == 10 and counts["generated"] == 2
+
+
+def test_unknown_model_filter_is_an_error(tmp_path, capsys):
+    code = run_eval.main(["--config", str(CONFIG), "--output-dir", str(tmp_path), "--models", "nobody"])
+    assert code == 2
+    assert "--models: nobody" in capsys.readouterr().err
+
+
+def test_push_to_hub_uploads_the_results_folder(tmp_path, monkeypatch):
+    calls = {}
+
+    class FakeApi:
+        def create_repo(self, repo_id, **kw):
+            calls["create"] = (repo_id, kw)
+
+        def upload_folder(self, **kw):
+            calls["upload"] = kw
+            folder = Path(kw["folder_path"])
+            # what gets uploaded is the folder load_dataset opens
+            calls["loaded"] = len(load_folder(result_dir(folder, "oracle", "colours"), "details"))
+
+    monkeypatch.setattr("huggingface_hub.HfApi", FakeApi)
+    out = tmp_path / "r"
+    args = ["--config", str(CONFIG), "--output-dir", str(out), "--limit", "3", "--push-to-hub", "org/res"]
+    assert run_eval.main(args) == 0
+    assert calls["create"][0] == "org/res" and calls["create"][1]["repo_type"] == "dataset"
+    assert calls["upload"]["repo_id"] == "org/res" and calls["upload"]["folder_path"] == str(out)
+    assert "cache.sqlite*" in calls["upload"]["ignore_patterns"]
+    assert calls["loaded"] == 3
+
+
+@pytest.mark.parametrize("world", [2, 3])
+def test_shares_cover_every_item_once(world):
+    from vlmscope.runner.distributed import ProcessGroup
+
+    items = list(range(17))
+    shares = [ProcessGroup(rank=r, world_size=world).share(items) for r in range(world)]
+    assert sorted(x for s in shares for x in s) == items
+    assert max(map(len, shares)) - min(map(len, shares)) <= 1

@@ -1,0 +1,144 @@
+"""Run configuration as typed data.
+
+A YAML file and the command line both end up here; pydantic rejects a bad value with the path of
+the field that holds it (e.g. `models.0.batch_size: Input should be greater than 0`), so a typo
+fails before a model is loaded rather than an hour into a run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ImageBudget(_Strict):
+    """How many images a model may see per request, and how large.
+
+    MEGA-Bench caps the longer side at 1000 px and gives each model a maximum number of images
+    (paper App. D.2); requests over the budget keep their last images (the query's own media
+    come last) and the response records what was dropped or resized.
+    """
+
+    max_images: int = Field(default=16, gt=0)
+    max_side: int = Field(default=1000, gt=0)
+
+
+class HFModelConfig(_Strict):
+    """A transformers VLM loaded with AutoProcessor + AutoModelForImageTextToText."""
+
+    backend: Literal["hf"]
+    name: str
+    path: str = Field(description="local directory or Hub id")
+    tiny_arch: Literal["llava", "idefics3"] | None = Field(
+        default=None, description="build a tiny random-weight model at `path` if it is missing"
+    )
+    batch_size: int = Field(default=8, gt=0)
+    dtype: Literal["float32", "bfloat16", "float16", "auto"] = "float32"
+    device_map: str | None = None
+    max_new_tokens: int = Field(default=512, gt=0)
+    image_budget: ImageBudget = ImageBudget()
+
+
+class OpenAIModelConfig(_Strict):
+    """Any OpenAI-compatible /v1/chat/completions server.
+
+    The key itself never appears in a config, log, cache or result: only the name of the
+    environment variable that holds it.
+    """
+
+    backend: Literal["openai"]
+    name: str
+    base_url: str
+    model: str
+    api_key_env: str | None = None
+    max_new_tokens: int = Field(default=512, gt=0)
+    concurrency: int = Field(default=8, gt=0)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=5, ge=0)
+    backoff_base_s: float = Field(default=1.0, ge=0)
+    backoff_max_s: float = Field(default=60.0, ge=0)
+    image_budget: ImageBudget = ImageBudget()
+
+
+class OracleModelConfig(_Strict):
+    backend: Literal["oracle"]
+    name: str = "oracle"
+
+
+ModelConfig = Annotated[
+    HFModelConfig | OpenAIModelConfig | OracleModelConfig, Field(discriminator="backend")
+]
+
+
+class TrackConfig(_Strict):
+    """One track to run. `options` are validated by the track's own typed options class."""
+
+    name: str
+    data_dir: str | None = Field(default=None, description="upstream files; default: the shipped sample")
+    subset: str | None = Field(default=None, description="builder config, e.g. MEGA-Bench `core`")
+    judge: ModelConfig | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _known_track(cls, value: str) -> str:
+        from vlmscope.tracks.registry import is_known, track_names
+
+        if not is_known(value):
+            raise ValueError(f"unknown track {value!r}; known: {', '.join(track_names())}")
+        return value
+
+
+class RunConfig(_Strict):
+    output_dir: str = "results"
+    cache_path: str | None = Field(default=None, description="default: OUTPUT_DIR/cache.sqlite")
+    limit: int | None = Field(default=None, gt=0, description="first N samples of each track")
+    models: list[ModelConfig] = Field(min_length=1)
+    tracks: list[TrackConfig] = Field(min_length=1)
+    push_to_hub: str | None = None
+
+    @property
+    def cache_file(self) -> Path:
+        return Path(self.cache_path) if self.cache_path else Path(self.output_dir) / "cache.sqlite"
+
+    def config_hash(self) -> str:
+        """Hash of everything that changes results (not where they are written)."""
+        payload = self.model_dump(exclude={"output_dir", "cache_path", "push_to_hub"})
+        text = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class ConfigError(ValueError):
+    """A config file or override that cannot be used; the message names the file and field."""
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
+    """Read a YAML run config and apply command-line overrides (already parsed)."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as err:
+        raise ConfigError(f"{path}: {err}") from err
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    raw.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return parse_config(raw, source=str(path))
+
+
+def parse_config(raw: dict[str, Any], *, source: str = "<config>") -> RunConfig:
+    try:
+        return RunConfig.model_validate(raw)
+    except ValidationError as err:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()
+        )
+        raise ConfigError(f"{source}: {problems}") from err

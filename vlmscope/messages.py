@@ -1,0 +1,184 @@
+"""Requests to a model and the responses that come back.
+
+A request is a conversation (optional system text, then user/assistant turns whose content is an
+ordered list of text and image parts) plus generation parameters. Images travel as encoded bytes
+(PNG/JPEG) so that the content hash of a request covers exactly what a model sees: change one pixel
+and the request is a different request, with its own cache entry.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True)
+class TextPart:
+    text: str
+
+
+@dataclass(frozen=True)
+class ImagePart:
+    """An image as encoded file bytes; `name` is only a label for logs and details."""
+
+    data: bytes
+    name: str = ""
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+Part = TextPart | ImagePart
+
+
+@dataclass(frozen=True)
+class Turn:
+    role: Role
+    parts: tuple[Part, ...]
+
+    @property
+    def text(self) -> str:
+        """The turn's text parts joined: what a text-only judge reads."""
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+
+@dataclass(frozen=True)
+class GenerationParams:
+    """Decoding settings. Greedy (temperature 0) is the default everywhere: results must repeat."""
+
+    max_new_tokens: int = 512
+    temperature: float = 0.0
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call to a model.
+
+    `oracle_answer` is what the oracle backend replies (the reference in the form the track
+    expects). It is never sent to a model and is not part of the content hash.
+    """
+
+    turns: tuple[Turn, ...]
+    system: str | None = None
+    params: GenerationParams = GenerationParams()
+    oracle_answer: str | None = field(default=None, compare=False)
+
+    @property
+    def images(self) -> list[ImagePart]:
+        return [p for t in self.turns for p in t.parts if isinstance(p, ImagePart)]
+
+    def content_hash(self) -> str:
+        """sha256 over the system text, every part (image bytes included) and the parameters."""
+        payload = {
+            "system": self.system,
+            "turns": [
+                {
+                    "role": t.role,
+                    "parts": [
+                        {"text": p.text} if isinstance(p, TextPart) else {"image": p.digest()}
+                        for p in t.parts
+                    ],
+                }
+                for t in self.turns
+            ],
+            "params": asdict(self.params),
+        }
+        return _sha256_json(payload)
+
+    def with_turns(self, turns: tuple[Turn, ...]) -> Request:
+        return Request(turns, self.system, self.params, self.oracle_answer)
+
+
+def user_request(
+    *parts: str | bytes | Part,
+    system: str | None = None,
+    params: GenerationParams | None = None,
+    oracle_answer: str | None = None,
+) -> Request:
+    """A single user turn built from strings (text) and bytes (encoded images), in order."""
+    built: list[Part] = []
+    for p in parts:
+        if isinstance(p, str):
+            built.append(TextPart(p))
+        elif isinstance(p, bytes):
+            built.append(ImagePart(p))
+        else:
+            built.append(p)
+    return Request(
+        turns=(Turn("user", tuple(built)),),
+        system=system,
+        params=params or GenerationParams(),
+        oracle_answer=oracle_answer,
+    )
+
+
+class Status(str, enum.Enum):
+    """How a request ended. Anything but OK is counted and shown, never dropped."""
+
+    OK = "ok"
+    REQUEST_FAILED = "request_failed"
+    CONTEXT_OVERFLOW = "context_overflow"
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Response:
+    """What a backend returned for one request, with enough to audit it later.
+
+    `image_notes` says what the image budget did (dropped or resized images, retries with fewer
+    images after a context overflow), so a score can be traced back to what the model really saw.
+    """
+
+    text: str
+    status: Status = Status.OK
+    error: str | None = None
+    usage: Usage = Usage()
+    latency_s: float = 0.0
+    image_notes: tuple[str, ...] = ()
+    attempts: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+    def to_json(self) -> dict[str, Any]:
+        record = asdict(self)
+        record["status"] = self.status.value
+        record["image_notes"] = list(self.image_notes)
+        return record
+
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> Response:
+        return cls(
+            text=record["text"],
+            status=Status(record["status"]),
+            error=record.get("error"),
+            usage=Usage(**record.get("usage", {})),
+            latency_s=float(record.get("latency_s", 0.0)),
+            image_notes=tuple(record.get("image_notes", ())),
+            attempts=int(record.get("attempts", 1)),
+        )
+
+
+def failed(error: str, *, status: Status = Status.REQUEST_FAILED, attempts: int = 1) -> Response:
+    return Response(text="", status=status, error=error, attempts=attempts)
+
+
+def _sha256_json(payload: Any) -> str:
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def cache_key(backend_identity: dict[str, Any], request: Request) -> str:
+    """The cache key of (backend identity and parameters, request)."""
+    return _sha256_json({"backend": backend_identity, "request": request.content_hash()})

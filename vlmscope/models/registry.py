@@ -1,0 +1,41 @@
+"""Build a backend from its config; heavy imports (torch, transformers) happen only when used."""
+
+from __future__ import annotations
+
+from vlmscope.config import HFModelConfig, ModelConfig, OpenAIModelConfig, OracleModelConfig
+from vlmscope.models.base import Backend
+
+
+def build_backend(config: ModelConfig, *, device: str | None = None) -> Backend:
+    """`device` places a local model on this process's accelerator when the config names none."""
+    if isinstance(config, OracleModelConfig):
+        from vlmscope.models.oracle import OracleBackend
+
+        return OracleBackend(config.name)
+    if isinstance(config, OpenAIModelConfig):
+        from vlmscope.models.openai_compat import OpenAIBackend
+
+        return OpenAIBackend(config)
+    if isinstance(config, HFModelConfig):
+        from vlmscope.models.hf import HFBackend
+        from vlmscope.models.tiny import ensure_tiny_model
+
+        if config.tiny_arch is not None:
+            ensure_tiny_model(config.path, config.tiny_arch)
+        if config.device_map is None and device is not None:
+            config = config.model_copy(update={"device_map": device})
+        return HFBackend(config)
+    raise TypeError(f"no backend for {type(config).__name__}")
+
+
+def commit_every(config: ModelConfig) -> int:
+    """How many requests the runner sends between two cache commits.
+
+    A local model commits after every batch; an API backend after a few rounds of its
+    concurrency, so a killed run loses at most that many in-flight answers.
+    """
+    if isinstance(config, HFModelConfig):
+        return config.batch_size
+    if isinstance(config, OpenAIModelConfig):
+        return config.concurrency * 4
+    return 256

@@ -1,0 +1,75 @@
+"""`vlmscope run` / `run_eval.py`: run a config, print the summary table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from vlmscope.config import ConfigError, RunConfig, load_config
+
+DESCRIPTION = """\
+Run the models of a config on its tracks: generate (batched, cached, split across the processes
+of `accelerate launch`), judge where a track needs it, score, and write one result dataset per
+model and track under the output directory. Re-running reuses every cached response; a killed
+run resumes where it stopped.
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, type=Path, help="YAML run config (see configs/)")
+    parser.add_argument("--limit", type=int, help="only the first N samples of each track")
+    parser.add_argument("--tracks", help="comma-separated track names to run (default: all in the config)")
+    parser.add_argument("--models", help="comma-separated model names to run (default: all)")
+    parser.add_argument("--output-dir", help="where result datasets and the cache go")
+    parser.add_argument("--push-to-hub", metavar="REPO", help="publish the results folder to this Hub dataset repo")
+
+
+def add_subparser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("run", help="run an evaluation config", description=DESCRIPTION)
+    add_arguments(parser)
+    parser.set_defaults(func=handle)
+
+
+def config_from_args(args: argparse.Namespace) -> RunConfig:
+    config = load_config(args.config, {"limit": args.limit, "output_dir": args.output_dir,
+                                      "push_to_hub": args.push_to_hub})
+    updates: dict[str, Any] = {}
+    if args.tracks:
+        updates["tracks"] = _select(config.tracks, args.tracks, "--tracks")
+    if args.models:
+        updates["models"] = _select(config.models, args.models, "--models")
+    return config.model_copy(update=updates) if updates else config
+
+
+def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
+    names = [w.strip() for w in wanted.split(",") if w.strip()]
+    known = [i.name for i in items]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ConfigError(f"{flag}: {', '.join(unknown)} not in the config (have: {', '.join(known)})")
+    return [i for i in items if i.name in names]
+
+
+def handle(args: argparse.Namespace) -> int:
+    from vlmscope.runner.loop import run
+    from vlmscope.runner.publish import push_to_hub
+    from vlmscope.runner.table import format_table
+
+    try:
+        config = config_from_args(args)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    report = run(config)
+    if report.tracks and report.tracks[0].result_dir is not None:  # main process only
+        print(format_table(report))
+        if config.push_to_hub:
+            push_to_hub(config.output_dir, config.push_to_hub)
+            print(f"pushed {config.output_dir} to {config.push_to_hub}")
+        (Path(config.output_dir) / "run_report.json").write_text(
+            json.dumps([t.__dict__ for t in report.tracks], default=str, indent=1)
+        )
+    return 0

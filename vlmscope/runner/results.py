@@ -1,0 +1,168 @@
+"""Result datasets: `details` (one row per sample) and `summary` (one row per model and track).
+
+Both are written as one Hub-style folder per (model, track), so `load_dataset(folder, "details")`
+opens them and the leaderboard reads nothing else. Per-sample scores and evidence vary by track
+(MEGA-Bench field names differ per task), so they are stored as JSON text columns rather than
+structs whose schema would change from track to track.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from vlmscope.hub_export import export_folder
+from vlmscope.messages import Response
+from vlmscope.tracks.base import Sample, Scored
+
+_VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
+
+
+@dataclass
+class TrackResult:
+    """Everything the writer needs for one (model, track)."""
+
+    model: str
+    track: str
+    samples: Sequence[Sample]
+    responses: Sequence[Response]
+    request_hashes: Sequence[str]
+    scored: Sequence[Scored]
+    summary: dict[str, Any]
+    config_hash: str
+    started_at: str
+    finished_at: str
+    run_counts: dict[str, Any] = field(default_factory=dict)
+
+
+def result_dir(output_dir: str | Path, model: str, track: str) -> Path:
+    return Path(output_dir) / safe_name(model) / track
+
+
+def safe_name(name: str) -> str:
+    """A model name as one path component (no separators, no dot-only names)."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
+    return cleaned
+
+
+def details_rows(result: TrackResult) -> list[dict[str, Any]]:
+    rows = []
+    for sample, req_hash, response, scored in zip(
+        result.samples, result.request_hashes, result.responses, result.scored, strict=True
+    ):
+        rows.append(
+            {
+                "model": result.model,
+                "track": result.track,
+                "sample_id": sample.id,
+                "request_hash": req_hash,
+                "response": response.text,
+                "status": response.status.value,
+                "error": response.error or "",
+                "parsed": scored.parsed if scored.parsed is not None else "",
+                "scores": json.dumps(dict(scored.scores), sort_keys=True),
+                "outcome": scored.outcome,
+                "extra": json.dumps(dict(scored.extra), ensure_ascii=False, default=str),
+                "meta": json.dumps(dict(sample.meta), ensure_ascii=False, default=str),
+                "prompt_tokens": response.usage.prompt_tokens,
+                "completion_tokens": response.usage.completion_tokens,
+                "latency_s": response.latency_s,
+                "attempts": response.attempts,
+                "image_notes": list(response.image_notes),
+            }
+        )
+    return rows
+
+
+def summary_row(result: TrackResult) -> dict[str, Any]:
+    statuses = Counter(r.status.value for r in result.responses)
+    outcomes = Counter(s.outcome for s in result.scored)
+    return {
+        "model": result.model,
+        "track": result.track,
+        "n_samples": len(result.samples),
+        "scores": json.dumps(result.summary, ensure_ascii=False, default=str),
+        "status_counts": json.dumps(dict(statuses), sort_keys=True),
+        "outcome_counts": json.dumps(dict(outcomes), sort_keys=True),
+        "run_counts": json.dumps(result.run_counts, sort_keys=True),
+        "config_hash": result.config_hash,
+        "package_versions": json.dumps(package_versions(), sort_keys=True),
+        "started_at": result.started_at,
+        "finished_at": result.finished_at,
+    }
+
+
+def write_result(output_dir: str | Path, result: TrackResult) -> Path:
+    folder = result_dir(output_dir, result.model, result.track)
+    details = datasets.Dataset.from_list(details_rows(result), features=_DETAILS_FEATURES)
+    summary = datasets.Dataset.from_list([summary_row(result)], features=_SUMMARY_FEATURES)
+    export_folder(
+        folder,
+        {"details": details, "summary": summary},
+        title=f"vlmscope results: {result.model} on {result.track}",
+        description=(
+            "`details`: one row per sample (response, parsed answer, scores, status). "
+            "`summary`: the track's scores with counts by status, config hash and versions."
+        ),
+        default="summary",
+    )
+    return folder
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in _VERSIONED:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+_S = datasets.Value("string")
+_I = datasets.Value("int64")
+_DETAILS_FEATURES = datasets.Features(
+    {
+        "model": _S,
+        "track": _S,
+        "sample_id": _S,
+        "request_hash": _S,
+        "response": _S,
+        "status": _S,
+        "error": _S,
+        "parsed": _S,
+        "scores": _S,
+        "outcome": _S,
+        "extra": _S,
+        "meta": _S,
+        "prompt_tokens": _I,
+        "completion_tokens": _I,
+        "latency_s": datasets.Value("float64"),
+        "attempts": _I,
+        "image_notes": datasets.List(_S),
+    }
+)
+_SUMMARY_FEATURES = datasets.Features(
+    {
+        "model": _S,
+        "track": _S,
+        "n_samples": _I,
+        "scores": _S,
+        "status_counts": _S,
+        "outcome_counts": _S,
+        "run_counts": _S,
+        "config_hash": _S,
+        "package_versions": _S,
+        "started_at": _S,
+        "finished_at": _S,
+    }
+)
