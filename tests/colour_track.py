@@ -13,12 +13,17 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from vlmscope.config import TrackConfig
+from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import GenerationParams, Response, user_request
 from vlmscope.tracks.base import Sample, Scored, TrackOptions
 
-COLOURS = {"red": (220, 30, 30), "green": (30, 180, 60), "blue": (40, 60, 220), "yellow": (230, 210, 40)}
+COLOURS = {
+    "red": (220, 30, 30),
+    "green": (30, 180, 60),
+    "blue": (40, 60, 220),
+    "yellow": (230, 210, 40),
+}
 
 
 class ColourOptions(TrackOptions):
@@ -41,7 +46,7 @@ class ColourTrack:
         self.options = ColourOptions.model_validate(config.options)
         self.limit = limit
 
-    def samples(self) -> list[Sample]:
+    def samples(self, model: ModelConfig) -> list[Sample]:
         names = sorted(COLOURS)
         out = []
         for i in range(self.options.n_samples):
@@ -62,11 +67,15 @@ class ColourTrack:
         if not response.ok:
             return Scored(sample.id, {"accuracy": 0.0}, outcome=response.status.value)
         parsed = response.text.strip().lower().rstrip(".")
-        return Scored(sample.id, {"accuracy": float(parsed == sample.meta["answer"])}, parsed=parsed)
+        return Scored(
+            sample.id, {"accuracy": float(parsed == sample.meta["answer"])}, parsed=parsed
+        )
 
     def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
         accuracy = sum(s.scores["accuracy"] for s in scored) / max(1, len(scored))
         return {"accuracy": accuracy, "n": len(scored)}
 
-    def write_extras(self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]) -> None:
+    def write_extras(
+        self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]
+    ) -> None:
         return None

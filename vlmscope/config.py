@@ -30,6 +30,12 @@ class ImageBudget(_Strict):
 
     max_images: int = Field(default=16, gt=0)
     max_side: int = Field(default=1000, gt=0)
+    in_context_images: int = Field(
+        default=8,
+        ge=0,
+        description="share of max_images for demonstrations and video frames "
+        "(MEGA-Bench `total_demo_video_frames`, paper Table 6)",
+    )
 
 
 class HFModelConfig(_Strict):
@@ -72,6 +78,7 @@ class OpenAIModelConfig(_Strict):
 class OracleModelConfig(_Strict):
     backend: Literal["oracle"]
     name: str = "oracle"
+    image_budget: ImageBudget = ImageBudget(max_images=64)
 
 
 ModelConfig = Annotated[
@@ -83,7 +90,9 @@ class TrackConfig(_Strict):
     """One track to run. `options` are validated by the track's own typed options class."""
 
     name: str
-    data_dir: str | None = Field(default=None, description="upstream files; default: the shipped sample")
+    data_dir: str | None = Field(
+        default=None, description="upstream files; default: the shipped sample"
+    )
     subset: str | None = Field(default=None, description="builder config, e.g. MEGA-Bench `core`")
     judge: ModelConfig | None = None
     options: dict[str, Any] = Field(default_factory=dict)

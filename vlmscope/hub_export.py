@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import datasets
-datasets.disable_progress_bars()
 from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
+
+datasets.disable_progress_bars()
 
 
 def export_folder(
@@ -46,7 +47,9 @@ def export_folder(
         for i in range(n_shards):
             shard = ds.shard(num_shards=n_shards, index=i, contiguous=True)
             shard.to_parquet(str(out / f"{split}-{i:05d}-of-{n_shards:05d}.parquet"))
-        entry: dict[str, object] = {"data_files": [{"split": split, "path": f"{name}/{split}-*.parquet"}]}
+        entry: dict[str, object] = {
+            "data_files": [{"split": split, "path": f"{name}/{split}-*.parquet"}]
+        }
         if name == (default or next(iter(configs))):
             entry["default"] = True
         metadata[name] = entry

@@ -6,7 +6,9 @@ from vlmscope.runner.cache import ResponseCache
 
 def test_ok_response_is_final_and_failed_one_is_replaced(tmp_path):
     cache = ResponseCache(tmp_path / "c.sqlite")
-    cache.put_many({"a": Response("first"), "b": Response("", Status.REQUEST_FAILED, "x")}, backend="m")
+    cache.put_many(
+        {"a": Response("first"), "b": Response("", Status.REQUEST_FAILED, "x")}, backend="m"
+    )
     cache.put_many({"a": Response("second"), "b": Response("answer")}, backend="m")
     got = cache.get_many(["a", "b", "missing"])
     assert got["a"].text == "first"
@@ -19,14 +21,19 @@ def _writer(path: str, worker: int) -> None:
     cache = ResponseCache(path)
     for i in range(50):
         # every worker writes the shared keys too: still one row each
-        cache.put_many({f"shared-{i}": Response(f"w{worker}"), f"own-{worker}-{i}": Response("x")}, backend="m")
+        cache.put_many(
+            {f"shared-{i}": Response(f"w{worker}"), f"own-{worker}-{i}": Response("x")}, backend="m"
+        )
     cache.close()
 
 
 def test_several_processes_write_one_cache(tmp_path):
     path = str(tmp_path / "c.sqlite")
     ResponseCache(path).close()
-    procs = [multiprocessing.get_context("spawn").Process(target=_writer, args=(path, w)) for w in range(3)]
+    procs = [
+        multiprocessing.get_context("spawn").Process(target=_writer, args=(path, w))
+        for w in range(3)
+    ]
     for p in procs:
         p.start()
     for p in procs:

@@ -14,7 +14,10 @@ def test_valid_config_and_defaults():
 @pytest.mark.parametrize(
     ("patch", "field"),
     [
-        ({"models": [{"backend": "hf", "name": "m", "path": "p", "batch_size": 0}]}, "models.0.hf.batch_size"),
+        (
+            {"models": [{"backend": "hf", "name": "m", "path": "p", "batch_size": 0}]},
+            "models.0.hf.batch_size",
+        ),
         ({"models": [{"backend": "nope"}]}, "models.0"),
         ({"tracks": [{"name": "not-a-track"}]}, "tracks.0.name"),
         ({"limit": -1}, "limit"),

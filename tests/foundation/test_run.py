@@ -20,7 +20,9 @@ def test_run_writes_loadable_results_and_reuses_cache(tmp_path, capsys):
     assert "oracle" in table and "accuracy=1" in table
 
     folder = result_dir(out, "oracle", "colours")
-    details = datasets.load_dataset(str(folder), "details", split="test", cache_dir=str(tmp_path / "c"))
+    details = datasets.load_dataset(
+        str(folder), "details", split="test", cache_dir=str(tmp_path / "c")
+    )
     assert len(details) == 10
     assert set(details["status"]) == {"ok"}
     assert [json.loads(s)["accuracy"] for s in details["scores"]] == [1.0] * 10
@@ -35,7 +37,9 @@ def test_run_writes_loadable_results_and_reuses_cache(tmp_path, capsys):
 
 
 def test_unknown_model_filter_is_an_error(tmp_path, capsys):
-    code = run_eval.main(["--config", str(CONFIG), "--output-dir", str(tmp_path), "--models", "nobody"])
+    code = run_eval.main(
+        ["--config", str(CONFIG), "--output-dir", str(tmp_path), "--models", "nobody"]
+    )
     assert code == 2
     assert "--models: nobody" in capsys.readouterr().err
 
@@ -55,7 +59,16 @@ def test_push_to_hub_uploads_the_results_folder(tmp_path, monkeypatch):
 
     monkeypatch.setattr("huggingface_hub.HfApi", FakeApi)
     out = tmp_path / "r"
-    args = ["--config", str(CONFIG), "--output-dir", str(out), "--limit", "3", "--push-to-hub", "org/res"]
+    args = [
+        "--config",
+        str(CONFIG),
+        "--output-dir",
+        str(out),
+        "--limit",
+        "3",
+        "--push-to-hub",
+        "org/res",
+    ]
     assert run_eval.main(args) == 0
     assert calls["create"][0] == "org/res" and calls["create"][1]["repo_type"] == "dataset"
     assert calls["upload"]["repo_id"] == "org/res" and calls["upload"]["folder_path"] == str(out)

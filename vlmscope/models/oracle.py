@@ -33,5 +33,7 @@ class OracleBackend(SyncBackend):
 
 def _answer(request: Request) -> Response:
     if request.oracle_answer is None:
-        return Response(text="", status=Status.REQUEST_FAILED, error="no reference answer for the oracle")
+        return Response(
+            text="", status=Status.REQUEST_FAILED, error="no reference answer for the oracle"
+        )
     return Response(text=request.oracle_answer)

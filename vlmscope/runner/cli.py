@@ -21,10 +21,14 @@ run resumes where it stopped.
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, type=Path, help="YAML run config (see configs/)")
     parser.add_argument("--limit", type=int, help="only the first N samples of each track")
-    parser.add_argument("--tracks", help="comma-separated track names to run (default: all in the config)")
+    parser.add_argument(
+        "--tracks", help="comma-separated track names to run (default: all in the config)"
+    )
     parser.add_argument("--models", help="comma-separated model names to run (default: all)")
     parser.add_argument("--output-dir", help="where result datasets and the cache go")
-    parser.add_argument("--push-to-hub", metavar="REPO", help="publish the results folder to this Hub dataset repo")
+    parser.add_argument(
+        "--push-to-hub", metavar="REPO", help="publish the results folder to this Hub dataset repo"
+    )
 
 
 def add_subparser(subparsers: Any) -> None:
@@ -34,8 +38,10 @@ def add_subparser(subparsers: Any) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> RunConfig:
-    config = load_config(args.config, {"limit": args.limit, "output_dir": args.output_dir,
-                                      "push_to_hub": args.push_to_hub})
+    config = load_config(
+        args.config,
+        {"limit": args.limit, "output_dir": args.output_dir, "push_to_hub": args.push_to_hub},
+    )
     updates: dict[str, Any] = {}
     if args.tracks:
         updates["tracks"] = _select(config.tracks, args.tracks, "--tracks")
@@ -49,7 +55,9 @@ def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
     known = [i.name for i in items]
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise ConfigError(f"{flag}: {', '.join(unknown)} not in the config (have: {', '.join(known)})")
+        raise ConfigError(
+            f"{flag}: {', '.join(unknown)} not in the config (have: {', '.join(known)})"
+        )
     return [i for i in items if i.name in names]
 
 

@@ -87,7 +87,7 @@ def _run_one(
 ) -> TrackReport:
     started = time.monotonic()
     started_at = _now()
-    samples = track.samples()
+    samples = track.samples(model_config)
     keys = [cache_key(backend.identity, s.request) for s in samples]
     done = {k for k, r in cache.get_many(keys).items() if r.ok}
     pending = [i for i, k in enumerate(keys) if k not in done]
@@ -96,7 +96,9 @@ def _run_one(
     report.cached = len(samples) - len(pending)
 
     mine = group.share(pending)
-    handled = _generate(mine, samples, keys, backend, cache, commit_every(model_config), group, report)
+    handled = _generate(
+        mine, samples, keys, backend, cache, commit_every(model_config), group, report
+    )
     counts = group.gather([(group.rank, handled)])
     report.by_rank = {rank: n for rank, n in counts}
     report.generated = sum(report.by_rank.values())
@@ -185,7 +187,9 @@ def _score(
         judge = Judge(build_backend(track_config.judge, device=local_device()), cache)
 
     async def score_all() -> list[Scored]:
-        bar = tqdm(total=len(samples), desc=f"scoring {track.name}", unit="sample", dynamic_ncols=True)
+        bar = tqdm(
+            total=len(samples), desc=f"scoring {track.name}", unit="sample", dynamic_ncols=True
+        )
 
         async def one(sample: Sample, response: Response) -> Scored:
             scored = await track.score(sample, response, judge)
@@ -193,7 +197,7 @@ def _score(
             return scored
 
         try:
-            return list(await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses))))
+            return list(await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses, strict=False))))
         finally:
             bar.close()
 

@@ -9,18 +9,28 @@ from vlmscope.runner.loop import RunReport
 
 def headline(summary: dict[str, Any], limit: int = 4) -> str:
     """The first few top-level numbers of a track summary (tracks put headline scores first)."""
-    numbers = [(k, v) for k, v in summary.items() if isinstance(v, int | float) and not isinstance(v, bool)]
+    numbers = [
+        (k, v) for k, v in summary.items() if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
     return "  ".join(f"{k}={v:.4g}" for k, v in numbers[:limit])
 
 
 def format_table(report: RunReport) -> str:
     header = ["model", "track", "samples", "cached", "generated", "failed", "seconds", "scores"]
     rows = [
-        [t.model, t.track, str(t.total), str(t.cached), str(t.generated), str(t.failed),
-         f"{t.seconds:.1f}", headline(t.summary)]
+        [
+            t.model,
+            t.track,
+            str(t.total),
+            str(t.cached),
+            str(t.generated),
+            str(t.failed),
+            f"{t.seconds:.1f}",
+            headline(t.summary),
+        ]
         for t in report.tracks
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

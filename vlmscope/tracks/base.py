@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from vlmscope.config import ModelConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import Request, Response
 
@@ -54,8 +55,11 @@ class TrackOptions(BaseModel):
 class Track(Protocol):
     name: ClassVar[str]
 
-    def samples(self) -> list[Sample]:
-        """Every sample of the configured data, in a stable order."""
+    def samples(self, model: ModelConfig) -> list[Sample]:
+        """Every sample of the configured data, in a stable order, as `model` should see it.
+
+        Most tracks ignore `model`; MEGA-Bench fits each prompt to the model's image budget.
+        """
         ...
 
     async def score(self, sample: Sample, response: Response, judge: Judge | None) -> Scored:

@@ -1,0 +1,419 @@
+"""Write the shipped MEGA-Bench sample in the upstream `TIGER-Lab/MEGA-Bench` layout.
+
+Every image is drawn here with Pillow, so the sample is ours to ship. Each task exists to exercise
+one code path of the builder, the prompt and the scorer:
+
+| task | config | exercises |
+| --- | --- | --- |
+| sample_single_answer | core | answer_string parser; one-letter gold (option-letter rule); one-shot demo with an image |
+| sample_json_fields | core | json parser; two scored fields + a `##` auxiliary one; weighted mean |
+| sample_min_multi_image | core | min aggregation; global media in the description; two query images; numeric field; eval_context |
+| sample_verbatim_code | core | verbatim_answer_string parser |
+| sample_ascii_shape | core | ascii_answer_string parser |
+| sample_video_count | core | a video given as a folder of frames |
+| sample_open_judge | open | LLM-judge field (`gpt_4o_as_judge`) with a judge template; dummy parser |
+
+Tasks whose meta says `1-image` also form the `*_single_image` configs.
+
+Usage: python dataset_scripts/make_megabench_sample.py [OUT_DIR]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from PIL import Image, ImageDraw
+
+OUT = Path(__file__).parent / "samples" / "megabench"
+DEMO_HEADER = "Demonstration example(s) of the task:\n\nExample 1:\n"
+CLOSING = (
+    "Answer the new question below. The last part of your response should be of the following "
+    'format: "Answer: <YOUR ANSWER>" (without angle brackets) where YOUR ANSWER is your answer, '
+    "following the same task logic and output format of the demonstration example(s). For your "
+    "answer, do not output additional contents that violate the specified format. Think step by "
+    "step before answering."
+)
+JUDGE_TEMPLATE = (
+    "You are judging a description of an image.\n"
+    "Question: {question}\n"
+    "Reference description: {reference}\n"
+    "What a good answer must mention: {must_mention}\n"
+    "Candidate description: {response}\n\n"
+    "Rate the candidate from 0 to 10 for correctness and completeness against the reference. "
+    "Reply in exactly this format:\n"
+    "**Score explanation**: <one or two sentences>\n"
+    "**Score**: <integer from 0 to 10>"
+)
+
+
+def card(text: str, colour: tuple[int, int, int], size: tuple[int, int] = (96, 64)) -> Image.Image:
+    image = Image.new("RGB", size, (250, 250, 250))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((4, 4, size[0] - 5, size[1] - 5), outline=colour, width=3)
+    draw.text((12, size[1] // 2 - 6), text, fill=colour)
+    return image
+
+
+def save(root: Path, rel: str, image: Image.Image) -> str:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path)
+    return "./" + rel
+
+
+def metric_info(
+    fields: dict[str, str],
+    parser: str,
+    weights: dict[str, float] | None = None,
+    function: str = "mean",
+    **extra: Any,
+) -> str:
+    info: dict[str, Any] = {
+        "field_score_function": fields,
+        "aggregation": {"function": function, "field_weights": weights or dict.fromkeys(fields, 1)},
+        "response_parse_function": parser,
+    }
+    info.update(extra)
+    return repr(info)
+
+
+def row(
+    task: str,
+    qid: int,
+    *,
+    description: str,
+    global_media: list[str],
+    example_text: str,
+    example_media: list[str],
+    query_text: str,
+    query_media: list[str],
+    answer: dict[str, Any],
+    info: str,
+    eval_context: dict[str, Any] | None = None,
+    app: str,
+    input_format: str,
+    output_format: str,
+) -> dict[str, str]:
+    return {
+        "id": str(qid),
+        "task_name": task,
+        "task_description": description,
+        "global_media": repr(global_media),
+        "example_text": example_text,
+        "example_media": repr(example_media),
+        "query_text": query_text,
+        "query_media": repr(query_media),
+        "answer": repr(answer),
+        "metric_info": info,
+        "eval_context": repr(eval_context or {}),
+        "taxonomy_tree_path": f"{app};Sample",
+        "application": app,
+        "input_format": input_format,
+        "output_format": output_format,
+    }
+
+
+def demo(question: str, answer: str, *, with_image: bool = True, reasoning: bool = True) -> str:
+    image = "<image>\n" if with_image else ""
+    thought = "[PLEASE OUTPUT YOUR REASONING]\n" if reasoning else ""
+    return f"{DEMO_HEADER}{image}Example Question: {question}\nExample Response:\n{thought}Answer: {answer}\n\n{CLOSING}"
+
+
+def build_rows(root: Path) -> list[dict[str, str]]:
+    rows: list[dict[str, str]] = []
+    qid = 0
+    base = "data/Perception/Sample"
+
+    task = "sample_single_answer"
+    demo_img = save(root, f"{base}/{task}/demo.png", card("A: red", (200, 30, 30)))
+    for i, (letter, colour) in enumerate([("B", (30, 60, 200)), ("C", (30, 160, 60))]):
+        img = save(root, f"{base}/{task}/q{i}.png", card(letter, colour))
+        rows.append(
+            row(
+                task,
+                qid,
+                description="Which option letter is drawn in the picture? Options: A, B, C.",
+                global_media=[],
+                example_text=demo("Which letter is drawn?", "A"),
+                example_media=[demo_img],
+                query_text="Which letter is drawn? <image>",
+                query_media=[img],
+                answer={"Answer": letter},
+                info=metric_info({"Answer": "exact_str_match"}, "answer_string"),
+                app="Perception",
+                input_format="Photographs",
+                output_format="multiple_choice",
+            )
+        )
+        qid += 1
+
+    task = "sample_json_fields"
+    demo_img = save(root, f"{base}/{task}/demo.png", card("cat 3", (90, 90, 90)))
+    for i, (animal, count) in enumerate([("dog", "2"), ("bird", "5")]):
+        img = save(root, f"{base}/{task}/q{i}.png", card(f"{animal} {count}", (120, 40, 160)))
+        rows.append(
+            row(
+                task,
+                qid,
+                description="Read the card: give the animal and the number as JSON.",
+                global_media=[],
+                example_text=demo("What is on the card?", "{'animal': 'cat', 'count': '3'}"),
+                example_media=[demo_img],
+                query_text="What is on the card? <image>",
+                query_media=[img],
+                answer={"animal": animal, "count": count, "##note": "auxiliary"},
+                info=metric_info(
+                    {"animal": "exact_str_match_case_insensitive", "count": "simple_str_match"},
+                    "json",
+                    weights={"animal": 1, "count": 3},
+                ),
+                app="Information_Extraction",
+                input_format="Text-Based Images and Documents",
+                output_format="structured_output",
+            )
+        )
+        qid += 1
+
+    task = "sample_min_multi_image"
+    legend = save(root, f"{base}/{task}/legend.png", card("unit = 1", (0, 0, 0)))
+    demo_a = save(root, f"{base}/{task}/demo_a.png", card("4", (0, 0, 0)))
+    demo_b = save(root, f"{base}/{task}/demo_b.png", card("6", (0, 0, 0)))
+    for i, (a, b) in enumerate([(3, 4), (10, 2.5)]):
+        img_a = save(root, f"{base}/{task}/q{i}_a.png", card(str(a), (0, 0, 0)))
+        img_b = save(root, f"{base}/{task}/q{i}_b.png", card(str(b), (0, 0, 0)))
+        rows.append(
+            row(
+                task,
+                qid,
+                description="The legend <image> gives the unit. Add the numbers on the two cards.",
+                global_media=[legend],
+                example_text=f"{DEMO_HEADER}<image> <image>\nExample Question: What is the sum?\n"
+                f"Example Response:\n[PLEASE OUTPUT YOUR REASONING]\nAnswer: {{'sum': '10', 'product': '24'}}\n\n{CLOSING}",
+                example_media=[demo_a, demo_b],
+                query_text="What is the sum and the product? <image> <image>",
+                query_media=[img_a, img_b],
+                answer={"sum": str(a + b), "product": str(a * b)},
+                info=metric_info(
+                    {"sum": "number_rel_diff_ratio", "product": "general_single_numerical_match"},
+                    "json",
+                    function="min",
+                ),
+                eval_context={"unit": "1"} if i == 0 else {},
+                app="Mathematics",
+                input_format="Diagrams and Data Visualizations",
+                output_format="numerical_data",
+            )
+        )
+        qid += 1
+
+    task = "sample_verbatim_code"
+    for i, word in enumerate(["print('hi')", "x = 1"]):
+        img = save(root, f"{base}/{task}/q{i}.png", card(word, (20, 20, 20), (140, 48)))
+        rows.append(
+            row(
+                task,
+                qid,
+                description="Transcribe the line of code in the image exactly.",
+                global_media=[],
+                example_text=demo("Transcribe the code.", "y = 2", with_image=False),
+                example_media=[],
+                query_text="Transcribe the code. <image>",
+                query_media=[img],
+                answer={"code": word},
+                info=metric_info({"code": "exact_str_match"}, "verbatim_answer_string"),
+                app="Coding",
+                input_format="User Interface Screenshots",
+                output_format="exact_text",
+            )
+        )
+        qid += 1
+
+    task = "sample_ascii_shape"
+    for i, (shape, art) in enumerate([("box", "+--+\n|  |\n+--+"), ("line", "----")]):
+        img = save(root, f"{base}/{task}/q{i}.png", card(shape, (60, 60, 60)))
+        rows.append(
+            row(
+                task,
+                qid,
+                description="Draw the shape named on the card as ASCII art.",
+                global_media=[],
+                example_text=demo("Draw it.", "/\\", with_image=False),
+                example_media=[],
+                query_text="Draw the shape. <image>",
+                query_media=[img],
+                answer={"art": art},
+                info=metric_info({"art": "exact_str_match"}, "ascii_answer_string"),
+                app="Coding",
+                input_format="Artistic and Creative Content",
+                output_format="exact_text",
+            )
+        )
+        qid += 1
+
+    task = "sample_video_count"
+    for i, n_flashes in enumerate([2, 3]):
+        frames = f"{base}/{task}/clip{i}_frames"
+        for f in range(6):
+            lit = f % 3 == 0 or (n_flashes == 3 and f == 5)
+            save(
+                root,
+                f"{frames}/frame_{f:03d}.png",
+                card("*" if lit else ".", (230, 180, 0) if lit else (90, 90, 90)),
+            )
+        rows.append(
+            row(
+                task,
+                qid,
+                description="Count how many frames of the video show a star.",
+                global_media=[],
+                example_text=demo("How many stars?", "4", with_image=False),
+                example_media=[],
+                query_text="How many stars? <video>",
+                query_media=["./" + frames],
+                answer={"count": str(n_flashes)},
+                info=metric_info({"count": "exact_str_match"}, "answer_string"),
+                app="Perception",
+                input_format="Videos",
+                output_format="numerical_data",
+            )
+        )
+        qid += 1
+
+    task = "sample_open_judge"
+    judge_config = {
+        "judge_model_type": "with image",
+        "eval_criteria_prompt": JUDGE_TEMPLATE,
+        "reference_type": "reference_answer",
+        "template_mapping": {
+            "question": "example_question",
+            "reference": "answers.Description",
+            "response": "model_output",
+            "must_mention": "eval_context.must_mention",
+        },
+    }
+    for i, (thing, colour) in enumerate(
+        [("a red circle", (210, 30, 30)), ("a blue square", (30, 60, 210))]
+    ):
+        img = save(root, f"{base}/{task}/q{i}.png", card(thing, colour, (140, 64)))
+        rows.append(
+            row(
+                task,
+                qid,
+                description="Describe the image in one sentence.",
+                global_media=[],
+                example_text="",
+                example_media=[],
+                query_text="Describe this image. <image>",
+                query_media=[img],
+                answer={"Description": f"The image shows {thing}."},
+                info=metric_info(
+                    {"Description": "gpt_4o_as_judge"}, "dummy", gpt4o_eval_configs=judge_config
+                ),
+                eval_context={"must_mention": thing},
+                app="Knowledge",
+                input_format="Photographs",
+                output_format="open_ended_output",
+            )
+        )
+        qid += 1
+    return rows
+
+
+TASK_META = {
+    "sample_single_answer": (
+        ["Object Recognition and Classification"],
+        "Photographs",
+        "multiple_choice",
+        "1-image",
+        "Perception",
+    ),
+    "sample_json_fields": (
+        ["Text Recognition (OCR)", "Object Recognition and Classification"],
+        "Text-Based Images and Documents",
+        "structured_output",
+        "1-image",
+        "Information_Extraction",
+    ),
+    "sample_min_multi_image": (
+        ["Mathematical and Logical Reasoning"],
+        "Diagrams and Data Visualizations",
+        "numerical_data",
+        "2-3 images",
+        "Mathematics",
+    ),
+    "sample_verbatim_code": (
+        ["Text Recognition (OCR)"],
+        "User Interface Screenshots",
+        "exact_text",
+        "1-image",
+        "Coding",
+    ),
+    "sample_ascii_shape": (
+        ["Language Understanding and Generation"],
+        "Artistic and Creative Content",
+        "exact_text",
+        "1-image",
+        "Coding",
+    ),
+    "sample_video_count": (
+        ["Temporal and Spatial Understanding"],
+        "Videos",
+        "numerical_data",
+        "video",
+        "Perception",
+    ),
+    "sample_open_judge": (
+        ["Language Understanding and Generation", "Object Recognition and Classification"],
+        "Photographs",
+        "open_ended_output",
+        "1-image",
+        "Knowledge",
+    ),
+}
+
+
+def task_meta() -> dict[str, dict[str, Any]]:
+    meta = {}
+    for name, (skills, input_format, output_format, num_input, app) in TASK_META.items():
+        meta[name] = {
+            "skills": skills,
+            "input_format": input_format,
+            "output_format": output_format,
+            "num_input": num_input,
+            "app": app,
+            "taxonomy_tree_path": f"{app};Sample",
+            "max_num_query_image": 2 if num_input == "2-3 images" else 1,
+            "max_num_query_video": 1 if num_input == "video" else 0,
+        }
+    return meta
+
+
+def write(out: Path = OUT) -> None:
+    rows = build_rows(out)
+    meta = task_meta()
+    (out / "all_task_meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    is_open = {r["task_name"]: "gpt_4o_as_judge" in r["metric_info"] for r in rows}
+    configs = {
+        "core": [r for r in rows if not is_open[r["task_name"]]],
+        "open": [r for r in rows if is_open[r["task_name"]]],
+    }
+    for name in ("core", "open"):
+        configs[f"{name}_single_image"] = [
+            r for r in configs[name] if meta[r["task_name"]]["num_input"] == "1-image"
+        ]
+    schema = pa.schema([(c, pa.string()) for c in rows[0]])
+    for name, config_rows in configs.items():
+        folder = out / name
+        folder.mkdir(parents=True, exist_ok=True)
+        pq.write_table(
+            pa.Table.from_pylist(config_rows, schema=schema), folder / "test-00000-of-00001.parquet"
+        )
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)

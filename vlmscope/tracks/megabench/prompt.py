@@ -1,0 +1,184 @@
+"""MEGA-Bench prompts as the official query side builds them (paper App. D.1-D.2).
+
+One user turn: the task description, the one-shot demonstration and the query, each split at
+its `<image>`/`<video>` placeholders with the media put in their place; text chunks stripped,
+empty ones dropped; no system message; temperature 0. The chain-of-thought instruction is part
+of the dataset's demonstration text, so nothing is added here (the no-CoT setting of the paper's
+Table 2 is a rewrite of that text, see `strip_cot`).
+
+Image budget per model: at most `max_images` images per query, of which demonstrations may use
+`in_context_images` (MEGA-Bench's `total_demo_video_frames`); video frames are sampled to fit;
+a query that still exceeds the budget is not answerable and gets the official skip text.
+Images are flattened on white and capped at `max_side` on the longer side.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+from vlmscope.config import ImageBudget
+from vlmscope.messages import GenerationParams, ImagePart, Part, Request, TextPart, Turn
+from vlmscope.tracks.megabench.rows import QueryRow, RowError
+
+PLACEHOLDER = re.compile(r"(<image>|<video>)")
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm"}
+SKIP_TEXT = "Exceed the specified max number of images, skip..."
+VIDEO_START, VIDEO_END = "<video frames start>", "<video frames end>"
+_COT_SENTENCE = re.compile(r"\s*Think step by step before answering\.?")
+_REASONING_LINE = "[PLEASE OUTPUT YOUR REASONING]\n"
+
+
+@dataclass(frozen=True)
+class BuiltPrompt:
+    request: Request
+    over_budget: bool
+    notes: tuple[str, ...]
+
+
+def is_video(path: Path) -> bool:
+    """A video is a video file or, in vlmscope samples, a folder of frames."""
+    return path.suffix.lower() in VIDEO_SUFFIXES or path.is_dir()
+
+
+def strip_cot(example_text: str) -> str:
+    """The no-CoT setting: drop the reasoning placeholder and the step-by-step sentence."""
+    return _COT_SENTENCE.sub("", example_text.replace(_REASONING_LINE, ""))
+
+
+def build_prompt(
+    row: QueryRow,
+    data_dir: Path,
+    budget: ImageBudget,
+    *,
+    params: GenerationParams,
+    oracle_answer: str | None,
+    cot: bool = True,
+) -> BuiltPrompt:
+    resolve = lambda rel: (data_dir / rel).resolve()  # noqa: E731
+    global_media = [resolve(p) for p in row.global_media]
+    example_media = [resolve(p) for p in row.example_media]
+    query_media = [resolve(p) for p in row.global_media + row.query_media]
+
+    demo_images = [p for p in example_media if not is_video(p)]
+    demo_videos = [p for p in example_media if is_video(p)]
+    query_images = [p for p in query_media if not is_video(p)]
+    query_videos = [p for p in query_media if is_video(p)]
+    kept_demo_images = demo_images[: budget.in_context_images]
+    demo_frames = math.ceil(budget.in_context_images / len(demo_videos)) if demo_videos else 0
+    query_frames = 0
+    if query_videos:
+        spare = (
+            budget.max_images
+            - len(kept_demo_images)
+            - len(query_images)
+            - demo_frames * len(demo_videos)
+        )
+        query_frames = spare // len(query_videos)
+    total = len(kept_demo_images) + len(query_images) + demo_frames * len(demo_videos)
+    total += query_frames * len(query_videos)
+    notes = [f"skipped demo image {p.name}" for p in demo_images[len(kept_demo_images) :]]
+    if total > budget.max_images or (query_videos and query_frames <= 0):
+        notes.append(f"needs more than {budget.max_images} images: not sent (official skip text)")
+        request = Request(
+            turns=(Turn("user", (TextPart(SKIP_TEXT),)),),
+            params=params,
+            oracle_answer=oracle_answer,
+        )
+        return BuiltPrompt(request, over_budget=True, notes=tuple(notes))
+
+    def media_parts(path: Path, *, demo: bool) -> list[Part]:
+        if not is_video(path):
+            if demo and path not in kept_demo_images:
+                return []
+            return [ImagePart(encode_image(str(path), budget.max_side), name=path.name)]
+        frames = demo_frames if demo else query_frames
+        fps_gap = math.ceil(frame_count(path) / budget.in_context_images) if demo else 1
+        parts: list[Part] = [TextPart(VIDEO_START)]
+        parts += [
+            ImagePart(encode_image(str(f), budget.max_side), name=f.name)
+            for f in sample_frames(path, frames, fps_gap)
+        ]
+        return [*parts, TextPart(VIDEO_END)]
+
+    example_text = row.example_text if cot else strip_cot(row.example_text)
+    parts: list[Part] = []
+    for field_name, text, media, demo in (
+        ("task_description", row.task_description, global_media, False),
+        ("example_text", example_text, example_media, True),
+        ("query_text", row.query_text, [resolve(p) for p in row.query_media], False),
+    ):
+        chunks = PLACEHOLDER.split(text)
+        n_slots = sum(1 for c in chunks if PLACEHOLDER.fullmatch(c))
+        if n_slots != len(media):
+            raise RowError(
+                f"task {row.task_name!r}, row {row.id}: field {field_name!r} has {n_slots} placeholders "
+                f"for {len(media)} media"
+            )
+        slot = iter(media)
+        for chunk in chunks:
+            if PLACEHOLDER.fullmatch(chunk):
+                path = next(slot)
+                try:
+                    parts += media_parts(path, demo=demo)
+                except (OSError, UnidentifiedImageError) as err:
+                    raise RowError(
+                        f"task {row.task_name!r}, row {row.id}: media {path.name} cannot be read ({err})"
+                    ) from err
+            elif chunk.strip():
+                parts.append(TextPart(chunk.strip()))
+    request = Request(
+        turns=(Turn("user", tuple(parts)),), params=params, oracle_answer=oracle_answer
+    )
+    return BuiltPrompt(request, over_budget=False, notes=tuple(notes))
+
+
+def frame_files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise OSError(
+            f"video {folder.name}: only folders of frames are supported (no video decoder)"
+        )
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
+
+
+def frame_count(folder: Path) -> int:
+    return len(frame_files(folder))
+
+
+def sample_frames(folder: Path, num_frames: int, fps_gap: int) -> list[Path]:
+    """Official frame sampling, with a frames folder read as a 1 fps video.
+
+    gap = max(ceil(frames / num_frames), fps gap); keep every frame whose index % gap == 0.
+    """
+    frames = frame_files(folder)
+    gap_max = math.ceil(len(frames) / num_frames) if num_frames else 1
+    gap = max(fps_gap, gap_max, 1)
+    return [f for i, f in enumerate(frames) if i % gap == 0]
+
+
+@lru_cache(maxsize=512)
+def encode_image(path: str, max_side: int) -> bytes:
+    """Flatten transparency on white, cap the longer side, re-encode by the file's extension.
+
+    Cached: a task's description and demonstration images recur in every one of its queries.
+    """
+    with Image.open(path) as opened:
+        image = (
+            opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P") else opened.convert("RGB")
+        )
+    if image.mode == "RGBA":
+        background = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(background, image).convert("RGB")
+    if max(image.size) > max_side:
+        scale = max_side / max(image.size)
+        image = image.resize((int(image.width * scale), int(image.height * scale)))
+    fmt = "PNG" if path.lower().endswith(".png") else "JPEG"
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt)
+    return buffer.getvalue()
