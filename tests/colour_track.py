@@ -14,9 +14,8 @@ from typing import Any, ClassVar
 from PIL import Image
 
 from vlmscope.config import ModelConfig, TrackConfig
-from vlmscope.judges.client import Judge
 from vlmscope.messages import GenerationParams, Response, user_request
-from vlmscope.tracks.base import Sample, Scored, TrackOptions
+from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackOptions
 
 COLOURS = {
     "red": (220, 30, 30),
@@ -63,7 +62,7 @@ class ColourTrack:
             out.append(Sample(id=f"colour-{i:03d}", request=request, meta={"answer": colour}))
         return out[: self.limit] if self.limit else out
 
-    async def score(self, sample: Sample, response: Response, judge: Judge | None) -> Scored:
+    async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
         if not response.ok:
             return Scored(sample.id, {"accuracy": 0.0}, outcome=response.status.value)
         parsed = response.text.strip().lower().rstrip(".")

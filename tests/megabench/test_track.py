@@ -11,6 +11,7 @@ from vlmscope.messages import Response, Status
 from vlmscope.models.base import SyncBackend
 from vlmscope.runner.cache import ResponseCache
 from vlmscope.runner.loop import run
+from vlmscope.tracks.base import ScoringContext
 from vlmscope.tracks.megabench.track import MegaBenchTrack
 
 ORACLE = OracleModelConfig(backend="oracle")
@@ -80,7 +81,8 @@ def scored_with(responses, judge_backend=None, cot="with"):
     judge = Judge(judge_backend, ResponseCache(":memory:")) if judge_backend else None
 
     async def go():
-        return [await track.score(s, Response(responses.get(s.id, "")), judge) for s in samples]
+        context = ScoringContext(judge=judge)
+        return [await track.score(s, Response(responses.get(s.id, "")), context) for s in samples]
 
     return track, samples, asyncio.run(go())
 
@@ -141,5 +143,5 @@ def test_both_cot_settings_keep_the_better_core():
 def test_failed_request_is_counted():
     track = MegaBenchTrack(TrackConfig(name="megabench"), limit=1)
     sample = track.samples(ORACLE)[0]
-    scored = asyncio.run(track.score(sample, Response("", Status.REQUEST_FAILED, "boom"), None))
+    scored = asyncio.run(track.score(sample, Response("", Status.REQUEST_FAILED, "boom"), ScoringContext()))
     assert scored.outcome == "request_failed" and scored.scores["query_score"] == 0.0

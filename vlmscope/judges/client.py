@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from vlmscope.messages import Request, Response, cache_key
-from vlmscope.models.base import Backend
+from vlmscope.models.base import Backend, LoopLocal
 from vlmscope.runner.cache import ResponseCache
 
 
@@ -22,7 +22,7 @@ class Judge:
         self.backend = backend
         self.cache = cache
         self.counts: Counter[str] = Counter()
-        self._limit = asyncio.Semaphore(max_in_flight)
+        self._limit = LoopLocal(lambda: asyncio.Semaphore(max_in_flight))
 
     @property
     def name(self) -> str:
@@ -39,7 +39,7 @@ class Judge:
         if cached is not None and cached.ok:
             self.counts["cached"] += 1
             return cached
-        async with self._limit:
+        async with self._limit.get():
             response = await self.backend.agenerate(request)
         self.cache.put_many({key: response}, backend=self.backend.name)
         self.counts["asked"] += 1

@@ -11,11 +11,31 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from vlmscope.messages import Request, Response
 
 ProgressCallback = Callable[[Sequence[Response]], None]
+T = TypeVar("T")
+
+
+class LoopLocal(Generic[T]):
+    """One asyncio primitive per event loop.
+
+    A lock or semaphore belongs to the loop it was first used in; the runner starts a fresh loop
+    for each track it scores, so a primitive kept on a long-lived object must be made per loop.
+    """
+
+    def __init__(self, factory: Callable[[], T]) -> None:
+        self._factory = factory
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._value: T | None = None
+
+    def get(self) -> T:
+        loop = asyncio.get_running_loop()
+        if self._value is None or loop is not self._loop:
+            self._loop, self._value = loop, self._factory()
+        return self._value
 
 
 @runtime_checkable
@@ -46,10 +66,10 @@ class SyncBackend:
     name: str = ""
 
     def __init__(self) -> None:
-        self._lock = asyncio.Lock()
+        self._lock = LoopLocal(asyncio.Lock)
 
     async def agenerate(self, request: Request) -> Response:
-        async with self._lock:
+        async with self._lock.get():
             return (await asyncio.to_thread(self.generate, [request]))[0]
 
     def generate(

@@ -21,13 +21,13 @@ from tqdm.auto import tqdm
 
 from vlmscope.config import ModelConfig, RunConfig, TrackConfig
 from vlmscope.judges.client import Judge
-from vlmscope.messages import Response, cache_key
+from vlmscope.messages import Request, Response, cache_key
 from vlmscope.models.base import Backend
 from vlmscope.models.registry import build_backend, commit_every
 from vlmscope.runner.cache import ResponseCache
 from vlmscope.runner.distributed import ProcessGroup, local_device, process_group
 from vlmscope.runner.results import TrackResult, write_result
-from vlmscope.tracks.base import Sample, Scored, Track
+from vlmscope.tracks.base import Sample, Scored, ScoringContext, Track
 from vlmscope.tracks.registry import build_track
 
 
@@ -61,12 +61,15 @@ def run(config: RunConfig, *, group: ProcessGroup | None = None) -> RunReport:
     cache = ResponseCache(config.cache_file)
     report = RunReport(output_dir=Path(config.output_dir))
     tracks = [(tc, build_track(tc, limit=config.limit)) for tc in config.tracks]
+    judges = _Judges(cache)
     try:
         for model_config in config.models:
             backend = build_backend(model_config, device=local_device())
             for track_config, track in tracks:
                 report.tracks.append(
-                    _run_one(config, model_config, backend, track_config, track, cache, group)
+                    _run_one(
+                        config, model_config, backend, track_config, track, cache, group, judges
+                    )
                 )
             del backend
     finally:
@@ -84,6 +87,7 @@ def _run_one(
     track: Track,
     cache: ResponseCache,
     group: ProcessGroup,
+    judges: _Judges,
 ) -> TrackReport:
     started = time.monotonic()
     started_at = _now()
@@ -112,7 +116,11 @@ def _run_one(
         raise RuntimeError(f"{len(missing)} responses missing after generation: {missing[:5]}")
     responses = [stored[k] for k in keys]
     report.failed = sum(not r.ok for r in responses)
-    scored = _score(track, track_config, samples, responses, cache)
+    context = ScoringContext(
+        judge=judges.get(track_config.judge) if track_config.judge is not None else None,
+        responses_of=_CachedResponses(config, cache).get,
+    )
+    scored = _score(track, samples, responses, context)
     summary = track.summarize(samples, scored)
     result = TrackResult(
         model=model_config.name,
@@ -175,29 +183,56 @@ def _generate(
     return len(mine)
 
 
-def _score(
-    track: Track,
-    track_config: TrackConfig,
-    samples: Sequence[Sample],
-    responses: Sequence[Response],
-    cache: ResponseCache,
-) -> list[Scored]:
-    judge = None
-    if track_config.judge is not None:
-        judge = Judge(build_backend(track_config.judge, device=local_device()), cache)
+class _Judges:
+    """Judge backends built once per run and shared by every model and track that names them
+    (a local judge model is loaded once, not once per model)."""
 
+    def __init__(self, cache: ResponseCache) -> None:
+        self._cache = cache
+        self._built: dict[str, Judge] = {}
+
+    def get(self, config: ModelConfig) -> Judge:
+        key = config.model_dump_json()
+        if key not in self._built:
+            self._built[key] = Judge(build_backend(config, device=local_device()), self._cache)
+        return self._built[key]
+
+
+class _CachedResponses:
+    """Another model's cached answer to a request, looked up by the model's name in the config."""
+
+    def __init__(self, config: RunConfig, cache: ResponseCache) -> None:
+        self._models = {m.name: m for m in config.models}
+        self._cache = cache
+        self._identities: dict[str, dict[str, Any]] = {}
+
+    def get(self, model: str, request: Request) -> Response | None:
+        if model not in self._models:
+            raise KeyError(
+                f"model {model!r} is not in the run config (have: {', '.join(self._models)})"
+            )
+        if model not in self._identities:  # building a backend loads no weights
+            self._identities[model] = build_backend(self._models[model]).identity
+        return self._cache.get(cache_key(self._identities[model], request))
+
+
+def _score(
+    track: Track, samples: Sequence[Sample], responses: Sequence[Response], context: ScoringContext
+) -> list[Scored]:
     async def score_all() -> list[Scored]:
         bar = tqdm(
             total=len(samples), desc=f"scoring {track.name}", unit="sample", dynamic_ncols=True
         )
 
         async def one(sample: Sample, response: Response) -> Scored:
-            scored = await track.score(sample, response, judge)
+            scored = await track.score(sample, response, context)
             bar.update(1)
             return scored
 
         try:
-            return list(await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses, strict=False))))
+            return list(
+                await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses, strict=False)))
+            )
         finally:
             bar.close()
 

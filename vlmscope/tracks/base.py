@@ -8,7 +8,7 @@ its calls are cached like model responses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -46,6 +46,16 @@ class Scored:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ScoringContext:
+    """What scoring may use beyond the response: the run's judge (None when the track config
+    names none) and the cached responses of the run's other models (a pairwise track compares
+    each model with a baseline model's answer to the same request)."""
+
+    judge: Judge | None = None
+    responses_of: Callable[[str, Request], Response | None] = lambda model, request: None
+
+
 class TrackOptions(BaseModel):
     """Base for a track's typed options (the `options:` mapping of a track in a config)."""
 
@@ -62,7 +72,7 @@ class Track(Protocol):
         """
         ...
 
-    async def score(self, sample: Sample, response: Response, judge: Judge | None) -> Scored:
+    async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
         """Score one response. Never raise for a bad response: return an outcome instead."""
         ...
 

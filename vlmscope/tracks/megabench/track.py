@@ -18,7 +18,7 @@ from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart, Turn
 from vlmscope.metrics.megabench.query import build_judge_requests, score_query
-from vlmscope.tracks.base import Sample, Scored, TrackOptions
+from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackOptions
 from vlmscope.tracks.megabench import results as megabench_results
 from vlmscope.tracks.megabench.oracle import oracle_answer
 from vlmscope.tracks.megabench.prompt import SKIP_TEXT, build_prompt
@@ -94,10 +94,10 @@ class MegaBenchTrack:
                     )
         return samples
 
-    async def score(self, sample: Sample, response: Response, judge: Judge | None) -> Scored:
+    async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
         row = self._row(sample)
         text = SKIP_TEXT if sample.meta["over_budget"] else response.text
-        judge_replies, judge_problems = await self._judge(row, sample.request, text, judge)
+        judge_replies, judge_problems = await self._judge(row, sample.request, text, context.judge)
         result = score_query(
             task_name=row.task_name,
             metric_info=row.metric_info,
