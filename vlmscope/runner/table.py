@@ -15,8 +15,13 @@ def headline(summary: dict[str, Any], limit: int = 4) -> str:
     return "  ".join(f"{k}={v:.4g}" for k, v in numbers[:limit])
 
 
+def flagged(outcomes: dict[str, int]) -> str:
+    """Samples whose score is not a plain judgement of the model (unparseable, missing judge, ...)."""
+    return ", ".join(f"{n} {name}" for name, n in sorted(outcomes.items()) if name != "ok") or "0"
+
+
 def format_table(report: RunReport) -> str:
-    header = ["model", "track", "samples", "cached", "generated", "failed", "seconds", "scores"]
+    header = ["model", "track", "samples", "cached", "generated", "failed", "flagged", "seconds", "scores"]
     rows = [
         [
             t.model,
@@ -25,12 +30,16 @@ def format_table(report: RunReport) -> str:
             str(t.cached),
             str(t.generated),
             str(t.failed),
+            flagged(t.outcomes),
             f"{t.seconds:.1f}",
             headline(t.summary),
         ]
         for t in report.tracks
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip()
+        for r in [header, *rows]
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

@@ -1,0 +1,168 @@
+"""Batched vs one-at-a-time generation through `HFBackend`, on the same model and requests.
+
+Both configurations must give identical answers (greedy decoding, left padding); the script
+checks that and prints tokens per second for each and the ratio. By default it uses a tiny
+random-weight model on the CPU; `--config-from` builds a random-weight model with the sizes of a
+~2B-parameter VLM (written below as a dict: nothing is downloaded) for a GPU run.
+
+    python benchmarks/batching.py [--arch llava] [--n 32] [--batch-size 8]
+    python benchmarks/batching.py --config-from smolvlm-2b --device cuda --dtype bfloat16
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vlmscope.config import HFModelConfig  # noqa: E402
+from vlmscope.messages import GenerationParams, Request, Response, user_request  # noqa: E402
+from vlmscope.models.hf import HFBackend  # noqa: E402
+from vlmscope.models.tiny import TINY_ARCHS, build_tiny_model  # noqa: E402
+
+# Text: Llama sizes of SmolVLM-Instruct's 1.7B language model (vocab is the tiny tokenizer's).
+_TEXT_2B = {"hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 24,
+            "num_attention_heads": 32, "num_key_value_heads": 32,
+            "max_position_embeddings": 16384, "rope_theta": 273768.0}  # fmt: skip
+FULL_SIZE_CONFIGS: dict[str, dict[str, Any]] = {
+    # SmolVLM-Instruct (Idefics3): SigLIP so400m at 384 px, patch 14, pixel shuffle 3 -> 81 tokens
+    "smolvlm-2b": {
+        "arch": "idefics3",
+        "text": _TEXT_2B,
+        "vision": {
+            "hidden_size": 1152,
+            "intermediate_size": 4304,
+            "num_hidden_layers": 27,
+            "num_attention_heads": 16,
+            "image_size": 384,
+            "patch_size": 14,
+        },  # fmt: skip
+    },
+    # Llava layout: CLIP ViT-L/14 at 336 px (576 tokens per image) + the same 1.7B language model
+    "llava-2b": {
+        "arch": "llava",
+        "text": _TEXT_2B,
+        "vision": {
+            "hidden_size": 1024,
+            "intermediate_size": 4096,
+            "num_hidden_layers": 24,
+            "num_attention_heads": 16,
+            "image_size": 336,
+            "patch_size": 14,
+        },  # fmt: skip
+    },
+}
+
+
+def workload(count: int, max_side: int, seed: int = 0) -> list[Request]:
+    """Questions of different lengths with 0-3 noise images of different sizes each."""
+    rng = np.random.default_rng(seed)
+    requests = []
+    for i in range(count):
+        images = []
+        for _ in range(i % 4):
+            width, height = rng.integers(max_side // 4, max_side, size=2)
+            pixels = rng.integers(0, 256, size=(height, width, 3), dtype=np.uint8)
+            buffer = io.BytesIO()
+            Image.fromarray(pixels).save(buffer, format="PNG")
+            images.append(buffer.getvalue())
+        question = f"Question {i}: describe the picture." + " Be precise." * int(
+            rng.integers(0, 12)
+        )
+        requests.append(user_request(*images, question, params=GenerationParams(512)))
+    return requests
+
+
+def timed(backend: HFBackend, requests: list[Request]) -> tuple[list[Response], float]:
+    start = time.perf_counter()
+    responses = backend.generate(requests)
+    return responses, time.perf_counter() - start
+
+
+def model_dir(args: argparse.Namespace, scratch: Path) -> tuple[Path, str]:
+    """The model to time: given, built tiny, or built at full size with random weights."""
+    if args.model_dir is not None and (args.model_dir / "config.json").is_file():
+        return args.model_dir, "given"
+    target = args.model_dir or scratch / "model"
+    if args.config_from is None:
+        build_tiny_model(target, args.arch)
+        return target, f"tiny {args.arch}"
+    spec = FULL_SIZE_CONFIGS[args.config_from]
+    device = args.device if args.device != "cpu" else None
+    params = build_tiny_model(
+        target,
+        spec["arch"],
+        text=spec["text"],
+        vision=spec["vision"],
+        device=device,
+        dtype=args.dtype,
+    )
+    return target, f"{args.config_from} layout, {params / 1e9:.2f}B random parameters"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--arch", choices=TINY_ARCHS, default="llava")
+    parser.add_argument("--n", type=int, default=32, help="number of requests")
+    parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--max-new-tokens", type=int, default=32)
+    parser.add_argument("--model-dir", type=Path, help="model to use, or where to build one")
+    parser.add_argument("--config-from", choices=sorted(FULL_SIZE_CONFIGS))
+    parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:0, ...")
+    parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32")
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
+    parser.add_argument(
+        "--allow-mismatch", action="store_true", help="exit 0 even if answers differ"
+    )
+    args = parser.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(args.threads)
+    with tempfile.TemporaryDirectory() as scratch:
+        start = time.perf_counter()
+        path, label = model_dir(args, Path(scratch))
+        built_s = time.perf_counter() - start
+        config = HFModelConfig(
+            backend="hf", name="bench", path=str(path), batch_size=args.batch_size,
+            dtype=args.dtype, device_map=args.device, max_new_tokens=args.max_new_tokens,
+        )  # fmt: skip
+        batched = HFBackend(config)
+        single = batched.with_batch_size(1)
+        max_side = 64 if args.config_from is None else 768
+        requests = workload(args.n, max_side)
+        start = time.perf_counter()
+        batched.generate(requests[:2])  # load + warm up kernels
+        load_s = time.perf_counter() - start
+        one_by_one, single_s = timed(single, requests)
+        together, batched_s = timed(batched, requests)
+
+    tokens = sum(r.usage.completion_tokens for r in together)
+    same = sum(a.text == b.text for a, b in zip(one_by_one, together, strict=True))
+    failed = sum(not r.ok for r in together + one_by_one)
+    device = torch.cuda.get_device_name() if args.device.startswith("cuda") else "cpu"
+    print(
+        f"model: {label} ({args.dtype}) on {device}; build {built_s:.1f}s, load+warm-up {load_s:.1f}s"
+    )
+    print(f"{args.n} requests, 0-3 images each, {tokens} new tokens, {failed} failed")
+    print(f"one at a time : {single_s:8.2f} s  {tokens / single_s:9.1f} tokens/s")
+    print(
+        f"batch size {args.batch_size:<3}: {batched_s:8.2f} s  {tokens / batched_s:9.1f} tokens/s"
+    )
+    print(f"speed-up      : {single_s / batched_s:8.2f}x; identical answers {same}/{args.n}")
+    return 0 if (same == args.n and failed == 0) or args.allow_mismatch else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

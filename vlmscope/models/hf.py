@@ -1,0 +1,233 @@
+"""A local transformers VLM as a backend: batched greedy generation with left padding.
+
+Batch size must change neither the answers nor the cache keys (a run resumed with another batch
+size reuses its cache). So decoding is greedy, prompts are left-padded with an attention mask
+(generation continues from the last real token of every row), and each request's output is cut
+at its own token limit, which equals what a run of that request alone would produce.
+Requests are sorted by prompt length inside a window so that a batch holds similar lengths and
+little padding; responses still come back in request order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vlmscope.config import HFModelConfig
+from vlmscope.messages import Request, Response, Status, Usage
+from vlmscope.models.base import ProgressCallback, SyncBackend
+from vlmscope.models.hf_inputs import Encoder, Prepared, encode, is_overflow, overflow_note
+from vlmscope.models.in_order import InOrderSink
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    processor: Any
+    model: Any
+    encoder: Encoder
+    stop_ids: frozenset[int]
+    pad_id: int
+
+
+class HFBackend(SyncBackend):
+    """`AutoProcessor` + `AutoModelForImageTextToText`, loaded on first use.
+
+    Loading is deferred so that a run whose answers are all cached never loads the weights.
+    Decoding is always greedy (a request's temperature is not used): answers must repeat.
+    `sort_window` is how many requests are sorted by length together (default: 8 batches);
+    a larger window pads less but answers the first requests later.
+    """
+
+    def __init__(self, config: HFModelConfig, *, sort_window: int | None = None) -> None:
+        super().__init__()
+        self.name = config.name
+        self.config = config
+        self.sort_window = sort_window or 8 * config.batch_size
+        self._loaded: _Loaded | None = None
+
+    def with_batch_size(self, batch_size: int) -> HFBackend:
+        """The same loaded model with another batch size (same identity, same answers)."""
+        other = HFBackend(self.config.model_copy(update={"batch_size": batch_size}))
+        other._loaded = self._loaded
+        return other
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """What changes the answers; not batch size or device map, which must not."""
+        return {
+            "backend": "hf",
+            "path": resolved_path(self.config.path, local=self.config.tiny_arch is not None),
+            "dtype": self.config.dtype,
+            "max_new_tokens": self.config.max_new_tokens,
+            "image_budget": self.config.image_budget.model_dump(),
+        }
+
+    def generate(
+        self, requests: Sequence[Request], on_done: ProgressCallback | None = None
+    ) -> list[Response]:
+        """Answer every request, in order; never raises for one bad request.
+
+        `on_done` receives responses in request order, each call continuing where the last
+        stopped, as soon as a batch completes a run of them.
+        """
+        loaded = self._load()
+        sink = InOrderSink(len(requests), on_done)
+        for start in range(0, len(requests), self.sort_window):
+            ready: list[tuple[int, Prepared]] = []
+            for index in range(start, min(start + self.sort_window, len(requests))):
+                request = requests[index]
+                limit = min(request.params.max_new_tokens, self.config.max_new_tokens)
+                prepared = loaded.encoder.prepare(request, limit)
+                if isinstance(prepared, Response):
+                    sink.put(index, prepared)
+                else:
+                    ready.append((index, prepared))
+            ready.sort(key=lambda item: item[1].prompt_tokens)
+            for first in range(0, len(ready), self.config.batch_size):
+                batch = ready[first : first + self.config.batch_size]
+                answers = self._answer_batch(loaded, [item for _, item in batch])
+                for (index, _), response in zip(batch, answers, strict=True):
+                    sink.put(index, response)
+                sink.flush()
+            sink.flush()
+        return sink.all()
+
+    def _answer_batch(self, loaded: _Loaded, items: list[Prepared]) -> list[Response]:
+        """One generate call; if it fails, each request alone, so only the bad one fails."""
+        try:
+            return _run_batch(loaded, items)
+        except Exception as err:
+            _release_device_memory()
+            if len(items) > 1:
+                return [self._answer_batch(loaded, [item])[0] for item in items]
+            return [self._retry_alone(loaded, items[0], err)]
+
+    def _retry_alone(self, loaded: _Loaded, item: Prepared, err: Exception) -> Response:
+        """A request that failed alone: with fewer images if that could help, else a failure."""
+        keep = len(item.images)
+        if not is_overflow(err) or keep == 0:
+            return Response(
+                text="",
+                status=_status_of(err, keep),
+                error=f"{type(err).__name__}: {err}",
+                image_notes=tuple(item.notes),
+                attempts=item.attempts,
+            )
+        history = tuple(n for n in item.notes if n.startswith("context overflow"))
+        prepared = loaded.encoder.prepare(
+            item.request,
+            item.max_new_tokens,
+            keep=keep // 2,
+            history=(*history, overflow_note(err, keep)),
+            attempts=item.attempts,
+        )
+        if isinstance(prepared, Response):
+            return prepared
+        return self._answer_batch(loaded, [prepared])[0]
+
+    def _load(self) -> _Loaded:
+        if self._loaded is None:
+            self._loaded = load(self.config)
+        return self._loaded
+
+
+def resolved_path(path: str, *, local: bool = False) -> str:
+    """A local directory (or one `local` says will be built) as an absolute path; a Hub id as is."""
+    candidate = Path(path).expanduser()
+    if local or candidate.exists() or path.startswith((".", "/", "~")):
+        return str(candidate.resolve())
+    return path
+
+
+def load(config: HFModelConfig) -> _Loaded:
+    import torch
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    if config.tiny_arch is not None:
+        from vlmscope.models.tiny import ensure_tiny_model
+
+        ensure_tiny_model(config.path, config.tiny_arch)
+    path = resolved_path(config.path, local=config.tiny_arch is not None)
+    try:  # the PIL image processors work without torchvision
+        processor = AutoProcessor.from_pretrained(path, backend="pil")
+    except (TypeError, ValueError, ImportError):  # processors that reject or cannot use it
+        processor = AutoProcessor.from_pretrained(path)
+    if not hasattr(processor, "image_processor"):
+        raise ValueError(f"{path}: no image processor, not a vision-language model directory")
+    tokenizer = processor.tokenizer
+    tokenizer.padding_side = "left"  # generation continues from each row's last real token
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    dtype = config.dtype if config.dtype == "auto" else getattr(torch, config.dtype)
+    model = AutoModelForImageTextToText.from_pretrained(
+        path, dtype=dtype, device_map=config.device_map
+    ).eval()
+    text_config = model.config.get_text_config()
+    generation = model.generation_config
+    stop = generation.eos_token_id if generation.eos_token_id is not None else []
+    stop_ids = {stop} if isinstance(stop, int) else set(stop)
+    if tokenizer.eos_token_id is not None:
+        stop_ids.add(tokenizer.eos_token_id)
+    encoder = Encoder(
+        processor, config.image_budget, getattr(text_config, "max_position_embeddings", None)
+    )
+    return _Loaded(processor, model, encoder, frozenset(stop_ids), tokenizer.pad_token_id)
+
+
+def _run_batch(loaded: _Loaded, items: list[Prepared]) -> list[Response]:
+    import torch
+
+    start = time.perf_counter()
+    inputs = encode(loaded.processor, [i.prompt for i in items], [i.images for i in items])
+    if not bool(inputs["attention_mask"][:, -1].all()):
+        raise RuntimeError("prompts are not left-padded; batched answers would be wrong")
+    model = loaded.model
+    inputs = inputs.to(device=model.device, dtype=model.dtype)
+    width = inputs["input_ids"].shape[1]
+    with torch.inference_mode():
+        output = model.generate(
+            **inputs,
+            do_sample=False,
+            num_beams=1,
+            max_new_tokens=max(i.max_new_tokens for i in items),
+            pad_token_id=loaded.pad_id,
+        )
+    share = (time.perf_counter() - start) / len(items)
+    responses = []
+    for row, item in zip(output[:, width:].tolist(), items, strict=True):
+        tokens = _completion(row, item.max_new_tokens, loaded.stop_ids)
+        text = loaded.processor.tokenizer.decode(tokens, skip_special_tokens=True)
+        responses.append(
+            Response(
+                text=text,
+                usage=Usage(prompt_tokens=item.prompt_tokens, completion_tokens=len(tokens)),
+                latency_s=item.seconds + share,
+                image_notes=tuple(item.notes),
+                attempts=item.attempts,
+            )
+        )
+    return responses
+
+
+def _completion(row: list[int], limit: int, stop_ids: frozenset[int]) -> list[int]:
+    """The row's own answer: up to its token limit, through the first stop token (padding after)."""
+    row = row[:limit]
+    for position, token in enumerate(row):
+        if token in stop_ids:
+            return row[: position + 1]
+    return row
+
+
+def _status_of(err: Exception, images: int) -> Status:
+    return Status.CONTEXT_OVERFLOW if is_overflow(err) and images == 0 else Status.REQUEST_FAILED
+
+
+def _release_device_memory() -> None:
+    """After an out-of-memory error the allocator's cache must be emptied before a retry."""
+    import torch
+
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
