@@ -1,0 +1,236 @@
+"""Re-score an official MEGA-Bench response file end to end.
+
+Input: `all_query_responses.json` as the official harness writes it (one entry per task with its
+`query_response` list) and the task samples (per query, the dataset's `metric_info` and `eval_context`
+as Python-literal strings, `[{"task_name", "task_samples": [...]}, ...]`). Output: the three official
+files (`data_with_scores.json`, `task_results.json`, `summary_and_keyword_stats.json`).
+
+This is the driver of TIGER-AI-Lab/MEGA-Bench `megabench/evaluation_processor.py` followed by
+`megabench/tools/derive_breakdown_results.py`; re-scoring responses produced by the official harness
+(or by any other runner) with it is how parity with published numbers is checked. Per-query scoring is
+`vlmscope.metrics.megabench.query.score_query`, imported on first use.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from vlmscope.tracks.megabench.aggregation import (
+    EvaluatedTask,
+    TaskResult,
+    evaluator_summary,
+    score_task,
+)
+from vlmscope.tracks.megabench.keywords import TaskMeta
+from vlmscope.tracks.megabench.official_files import (
+    DATA_WITH_SCORES,
+    SUMMARY_AND_KEYWORD_STATS,
+    TASK_RESULTS,
+    merge_scored_files,
+    num_demo_of,
+    summary_and_keyword_stats,
+    write_data_with_scores,
+    write_json,
+    write_task_results,
+)
+
+JUDGE_METRICS = frozenset({"gpt_4o_as_judge", "ascii_art_gpt4o_judge"})
+"""Metrics that make a task "llm" (Open set) rather than "rule" (Core set)."""
+
+
+class ScoredQuery(Protocol):
+    """What rescoring reads from a query scorer's result (`QueryScore` provides it)."""
+
+    @property
+    def field_scores(self) -> Mapping[str, float]: ...
+    @property
+    def query_score(self) -> float: ...
+    @property
+    def field_info(self) -> Mapping[str, Any]: ...
+    @property
+    def field_outcomes(self) -> Mapping[str, str]: ...
+
+
+class QueryScorer(Protocol):
+    """The signature of `vlmscope.metrics.megabench.query.score_query`."""
+
+    def __call__(
+        self,
+        *,
+        task_name: str,
+        metric_info: Mapping[str, Any],
+        eval_context: Mapping[str, Any],
+        correct_answer: Mapping[str, Any],
+        response: str | None,
+        query_text: str,
+        global_description: str,
+        judge_replies: Mapping[str, str] | None = None,
+    ) -> ScoredQuery: ...
+
+
+JudgeReplies = Mapping[tuple[str, int], Mapping[str, str]]
+"""(task name, query_idx) -> judged field -> the judge's raw reply."""
+
+
+def default_query_scorer() -> QueryScorer:
+    """The official-parity query scorer (imported lazily: it pulls in every metric's dependencies)."""
+    from vlmscope.metrics.megabench.query import score_query
+
+    return score_query
+
+
+def eval_type_of(metric_info: Mapping[str, Any]) -> str:
+    """ "llm" if any field is judged by a model, else "rule" (`_determine_eval_style`)."""
+    metrics = metric_info.get("field_score_function", {}).values()
+    return "llm" if JUDGE_METRICS.intersection(metrics) else "rule"
+
+
+def decode_literal(value: Any) -> Any:
+    """Dataset columns hold Python literals (never JSON); already-decoded values pass through."""
+    return ast.literal_eval(value) if isinstance(value, str) else value
+
+
+def samples_by_task(samples: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    return {entry["task_name"]: list(entry["task_samples"]) for entry in samples}
+
+
+@dataclass(frozen=True)
+class ScoredResponses:
+    """A scored `data_with_scores.json` document, and how often a field was not scored normally.
+
+    problem_outcomes counts field outcomes other than "scored" (metric errors, unparseable or missing
+    judge verdicts): they are scored 0 as officially, and counted here so that they are seen.
+    """
+
+    document: dict[str, Any]
+    problem_outcomes: dict[str, int] = field(default_factory=dict)
+
+
+def _score_one_query(
+    scorer: QueryScorer,
+    task: Mapping[str, Any],
+    query: Mapping[str, Any],
+    metric_info: Mapping[str, Any],
+    task_samples: Sequence[Mapping[str, Any]],
+    judge_replies: Mapping[str, str] | None,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The query entry with its official `scores` block, and its problem outcomes."""
+    query_idx = int(query["query_idx"])
+    if not 0 <= query_idx < len(task_samples):
+        raise ValueError(f"task {task['task_name']!r}: no sample for query_idx {query_idx}")
+    result = scorer(
+        task_name=task["task_name"],
+        metric_info=metric_info,
+        eval_context=decode_literal(task_samples[query_idx]["eval_context"]),
+        correct_answer=query["correct_answer"],
+        response=query["response"],
+        query_text=query["query_text"],
+        global_description=task["global_description"],
+        judge_replies=judge_replies,
+    )
+    scores: dict[str, Any] = {
+        "field": dict(result.field_scores),
+        "info": dict(result.field_info),
+        "query": result.query_score,
+    }
+    problems = {name: kind for name, kind in result.field_outcomes.items() if kind != "scored"}
+    if problems:  # an extra key the official tools ignore; keeps judge failures visible
+        scores["outcomes"] = problems
+    return {**query, "scores": scores}, problems
+
+
+def score_responses(
+    responses: Sequence[Mapping[str, Any]],
+    samples: Sequence[Mapping[str, Any]],
+    *,
+    scorer: QueryScorer | None = None,
+    judge_replies: JudgeReplies | None = None,
+) -> ScoredResponses:
+    """Score every query of a response file and build the official `data_with_scores.json`.
+
+    The task's metric configuration is read from its first sample and each query's `eval_context` from
+    the sample at its `query_idx`, as the official evaluator does. A task absent from `samples` is an
+    error (the official evaluator fails on it too).
+    """
+    scorer = scorer or default_query_scorer()
+    task_samples = samples_by_task(samples)
+    scored_tasks: list[dict[str, Any]] = []
+    evaluated: list[EvaluatedTask] = []
+    problem_counts: Counter[str] = Counter()
+    for task in responses:
+        name = task["task_name"]
+        if not task_samples.get(name):
+            raise ValueError(f"task {name!r} has responses but no samples (metric_info)")
+        metric_info = decode_literal(task_samples[name][0]["metric_info"])
+        queries = []
+        for query in task["query_response"]:
+            replies = judge_replies.get((name, int(query["query_idx"]))) if judge_replies else None
+            scored, problems = _score_one_query(
+                scorer, task, query, metric_info, task_samples[name], replies
+            )
+            queries.append(scored)
+            problem_counts.update(problems.values())
+        task_score = score_task(query["scores"]["query"] for query in queries)
+        eval_type = eval_type_of(metric_info)
+        scored_tasks.append(
+            {
+                **task,
+                "query_response": queries,
+                "task_score": task_score.task_score,
+                "mean_task_score": task_score.mean_task_score,
+                "eval_type": eval_type,
+            }
+        )
+        evaluated.append(EvaluatedTask(eval_type, num_demo_of(task), len(queries), task_score))
+    document = {"data": scored_tasks, "summary": evaluator_summary(evaluated)}
+    return ScoredResponses(document=document, problem_outcomes=dict(problem_counts))
+
+
+@dataclass(frozen=True)
+class RescoreOutputs:
+    """The three official documents of one re-scoring run."""
+
+    data_with_scores: dict[str, Any]
+    task_results: list[TaskResult]
+    summary_and_keyword_stats: dict[str, Any]
+    problem_outcomes: dict[str, int]
+
+
+def rescore(
+    responses: Sequence[Mapping[str, Any]],
+    samples: Sequence[Mapping[str, Any]],
+    *,
+    all_meta: Mapping[str, TaskMeta],
+    extra_scored: Sequence[Any] = (),
+    scorer: QueryScorer | None = None,
+    judge_replies: JudgeReplies | None = None,
+) -> RescoreOutputs:
+    """Responses -> data_with_scores -> task_results -> summary and keyword stats.
+
+    `extra_scored` are other scored documents (e.g. the Open set already judged, a
+    `data_with_scores_open.json`) merged into the task results the official way: this run's tasks come
+    first, and an "llm" entry replaces a "rule" entry of the same task.
+    """
+    scored = score_responses(responses, samples, scorer=scorer, judge_replies=judge_replies)
+    results = merge_scored_files([scored.document, *extra_scored])
+    return RescoreOutputs(
+        data_with_scores=scored.document,
+        task_results=results,
+        summary_and_keyword_stats=summary_and_keyword_stats(results, all_meta),
+        problem_outcomes=scored.problem_outcomes,
+    )
+
+
+def write_rescore_outputs(out_dir: str | Path, outputs: RescoreOutputs) -> list[Path]:
+    """Write the three files into `out_dir` under their official names."""
+    folder = Path(out_dir)
+    return [
+        write_data_with_scores(folder / DATA_WITH_SCORES, outputs.data_with_scores),
+        write_task_results(folder / TASK_RESULTS, outputs.task_results),
+        write_json(folder / SUMMARY_AND_KEYWORD_STATS, outputs.summary_and_keyword_stats),
+    ]

@@ -1,0 +1,34 @@
+"""MEGA-Bench single-image (SI) subset taken from full results.
+
+Mirrors `megabench/tools/get_si_subset_from_full.py` of TIGER-AI-Lab/MEGA-Bench: models that accept
+several images are not re-run in the SI setting; their SI scores (paper Table 3, "demo im" column) are
+the task-level mean over the tasks whose metadata says `num_input == "1-image"` (273 Core + 42 Open).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from vlmscope.tracks.megabench.aggregation import TaskResult
+from vlmscope.tracks.megabench.keywords import TaskMeta
+
+SINGLE_IMAGE_NUM_INPUT = "1-image"
+
+
+def is_single_image_task(name: str, all_meta: Mapping[str, TaskMeta]) -> bool:
+    """Whether the task belongs to the SI subset; tasks unknown to the metadata do not."""
+    return name in all_meta and all_meta[name].get("num_input") == SINGLE_IMAGE_NUM_INPUT
+
+
+def single_image_subset(
+    results: Sequence[TaskResult], all_meta: Mapping[str, TaskMeta]
+) -> list[TaskResult]:
+    """The SI task results in the official order: Core ("rule") tasks first, then Open ("llm").
+
+    Within each set the input order is kept, so the written `task_results.json` equals the official
+    one entry for entry. Tasks of any other eval type are not part of either set and are dropped.
+    """
+    selected = [r for r in results if is_single_image_task(r.name, all_meta)]
+    core = [r for r in selected if r.eval_type == "rule"]
+    open_tasks = [r for r in selected if r.eval_type == "llm"]
+    return core + open_tasks
