@@ -1,0 +1,71 @@
+"""Arena ratings (Bradley-Terry or online Elo with bootstrap CIs) as one `evaluate` module.
+
+    >>> metric = evaluate.load("evaluate_metrics/arena_ratings", "bt")
+    >>> metric.compute(model_a=["x", "y"], model_b=["y", "x"], winner=["model_a", "tie"])
+    {'models': {'x': {'rating': ..., 'lower': ..., 'upper': ..., 'win_rate': ..., ...}}, ...}
+
+A thin adapter over `vlmscope.ratings.battle_presets.rate_table`, the function behind
+`vlmscope ratings battles`: the config name picks the system ("bt", the default, or "elo");
+rows are battles in time order (online Elo depends on it); `weight` (optional) repeats a row.
+"""
+
+import datasets
+import evaluate
+
+from vlmscope.ratings.battle_presets import SYSTEMS, BattleSettings, rate_table
+from vlmscope.ratings.battles import Battles, outcome_from_winner
+
+_DESCRIPTION = (
+    "Pairwise battles -> Bradley-Terry (or Elo) ratings with bootstrap confidence intervals."
+)
+_KWARGS_DESCRIPTION = """
+Args:
+    model_a (list of str), model_b (list of str): the two models of each battle.
+    winner (list of str): "model_a", "model_b", "tie" or "tie (bothbad)" (ties count half).
+    weight (list of float, optional): how many battles each row stands for.
+    rounds (int): bootstrap rounds (default 100). seed (int): generator seed (default 0).
+    anchor (str "MODEL=VALUE", optional): pin a model's rating (default: ratings average 1000).
+Returns:
+    models (dict): per model rating, lower / upper (2.5 / 97.5 percentiles), win_rate (share of
+    points, %), battles, rank; settings (dict): what produced them.
+"""
+_CITATION = """@article{chiang2024chatbot,
+  title={Chatbot Arena: An Open Platform for Evaluating LLMs by Human Preference},
+  author={Chiang, Wei-Lin and others}, journal={arXiv preprint arXiv:2403.04132}, year={2024}}"""
+
+# `weight` is a keyword argument, not a feature: evaluate cannot mix optional columns.
+_BATTLE = {
+    "model_a": datasets.Value("string"),
+    "model_b": datasets.Value("string"),
+    "winner": datasets.Value("string"),
+}
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class ArenaRatings(evaluate.Metric):
+    BUILDER_CONFIG_NAMES = list(SYSTEMS)
+
+    def _info(self):
+        if self.config_name not in (*SYSTEMS, "default"):
+            raise KeyError(f"unknown rating system {self.config_name!r}; one of {list(SYSTEMS)}")
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(_BATTLE),
+        )
+
+    def _compute(self, model_a, model_b, winner, weight=None, rounds=100, seed=0, anchor=None):
+        model, _, value = (anchor or "").rpartition("=")
+        settings = BattleSettings(
+            system="bt" if self.config_name == "default" else self.config_name,
+            rounds=rounds,
+            seed=seed,
+            anchor_model=model or None,
+            anchor_rating=float(value) if model else None,
+        )
+        battles = Battles.from_names(
+            model_a, model_b, [outcome_from_winner(w) for w in winner], weights=weight
+        )
+        result = rate_table(battles, settings)
+        return {"models": result["models"], "settings": result["settings"]}

@@ -1,0 +1,126 @@
+"""arena-hard-auto v0.1 / ProBench rating math on judge-vs-baseline battles.
+
+Both references share ``utils_math.py`` (byte-identical), so one module serves both:
+
+* Plain Bradley-Terry (``compute_mle_elo``): the exact MLE of :func:`bootstrap_bt`, baseline at
+  1000 (its tolerance, 1e-8, leaves the reference within 1e-5 Elo of the optimum).
+* Style control (``construct_style_matrices`` + ``fit_bt``): every battle is duplicated, a tie
+  becomes one A win plus one B win, four standardised style columns are appended and sklearn's
+  L2 logistic regression (``C = 1``, ``tol = 1e-4``) is solved as sklearn solves it
+  (:mod:`vlmscope.ratings.reference_logistic`); the baseline is then pinned at 1114.
+* Bootstraps resample battle rows with numpy's legacy stream (the references seed the global
+  ``np.random`` with 42 at import): ``randint(0, n, n)`` per round. In the style bootstrap a
+  sampled tie brings both of its duplicated rows and a sampled non-tie its row twice.
+* Win rates vs the baseline come from :func:`vlmscope.ratings.win_rates.win_rate_vs_baseline`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vlmscope.ratings.battles import Battles, FloatArray, outcome_from_winner
+from vlmscope.ratings.bootstrap import BootstrapResult, bootstrap_bt
+from vlmscope.ratings.bradley_terry import Anchor
+from vlmscope.ratings.judged import JudgedBattle
+from vlmscope.ratings.reference_logistic import fit_logistic_lbfgs
+from vlmscope.ratings.style_control import style_features
+
+#: Style coefficient names, in the order of the reference's style columns.
+STYLE_FEATURE_NAMES = ("tokens", "headers", "lists", "bold")
+STYLE_BASELINE_RATING = 1114.0
+PLAIN_BASELINE_RATING = 1000.0
+SCALE, INIT = 400.0, 1000.0
+
+
+def judged_battles_table(battles: Sequence[JudgedBattle], style: bool = False) -> Battles:
+    """A :class:`Battles` table of judged battles (models by first appearance, as upstream)."""
+    style_a = style_b = None
+    if style:
+        if any(b.style_a is None or b.style_b is None for b in battles):
+            raise ValueError("style control needs model_metadata and baseline_metadata")
+        style_a = [b.style_a.as_tuple() for b in battles if b.style_a]
+        style_b = [b.style_b.as_tuple() for b in battles if b.style_b]
+    return Battles.from_names(
+        [b.model_a for b in battles],
+        [b.model_b for b in battles],
+        [outcome_from_winner(b.winner) for b in battles],
+        style_a=style_a,
+        style_b=style_b,
+    )
+
+
+def plain_elo_bootstrap(table: Battles, baseline: str, rounds: int, seed: int) -> BootstrapResult:
+    """``compute_mle_elo`` (exact MLE, baseline at 1000) and ``get_bootstrap_result`` rounds.
+
+    Rounds use the ``randint`` stream, i.e. pandas ``sample(frac=1, replace=True)`` after
+    ``np.random.seed(seed)``; every round is anchored at the baseline as intended upstream.
+    """
+    anchor = Anchor(baseline, PLAIN_BASELINE_RATING)
+    return bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
+
+
+@dataclass(frozen=True)
+class DuplicatedDesign:
+    """``construct_style_matrices`` output: 2n rows (battles twice), labels, tie mask (n)."""
+
+    models: tuple[str, ...]
+    design: FloatArray
+    labels: FloatArray
+    ties: NDArray[np.bool_]
+
+
+def duplicated_style_design(table: Battles) -> DuplicatedDesign:
+    """Model columns ``+-ln 10`` and standardised style columns, every battle twice."""
+    if table.style_a is None or table.style_b is None:
+        raise ValueError("style control needs style counts on every battle")
+    n, m = len(table), table.n_models
+    design = np.zeros((2 * n, m + table.style_a.shape[1]))
+    rows = np.arange(2 * n)
+    design[rows, np.concatenate([table.model_a, table.model_a])] = math.log(10)
+    design[rows, np.concatenate([table.model_b, table.model_b])] = -math.log(10)
+    features = style_features(table.style_a, table.style_b)
+    design[:, m:] = np.concatenate([features, features])
+    ties = table.outcome == 0.5
+    labels = np.concatenate([table.outcome == 1.0, table.outcome == 1.0]).astype(float)
+    labels[:n][ties] = 1.0
+    return DuplicatedDesign(table.models, design, labels, ties)
+
+
+def fit_style_elo(
+    design: FloatArray, labels: FloatArray, models: Sequence[str], baseline: str
+) -> tuple[FloatArray, FloatArray]:
+    """AH-v0.1 / ProBench ``fit_bt``: (ratings by model with baseline = 1114, style coefs)."""
+    if baseline not in models:
+        raise ValueError(f"baseline {baseline!r} has no battles")
+    coef = fit_logistic_lbfgs(design, labels, inverse_regularisation=1.0, tol=1e-4)
+    ratings = SCALE * coef[: len(models)] + INIT
+    ratings += STYLE_BASELINE_RATING - ratings[list(models).index(baseline)]
+    return ratings, coef[len(models) :]
+
+
+def bootstrap_style_elo(
+    duplicated: DuplicatedDesign, baseline: str, rounds: int, seed: int
+) -> FloatArray:
+    """``get_bootstrap_result_style_control``: rounds x models ratings."""
+    random_state = np.random.RandomState(seed)
+    n = duplicated.ties.shape[0]
+    x, y = duplicated.design, duplicated.labels
+    results = []
+    for _ in range(rounds):
+        picks = np.asarray(random_state.randint(0, n, size=n), dtype=np.intp)
+        plain = picks[~duplicated.ties[picks]]
+        tied = picks[duplicated.ties[picks]]
+        tied = np.concatenate([tied, tied + n])
+        rows = np.concatenate([plain, plain, tied])
+        results.append(fit_style_elo(x[rows], y[rows], duplicated.models, baseline)[0])
+    return np.array(results)
+
+
+def percentiles(rounds: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Per-column 2.5th and 97.5th percentiles (``np.percentile``, linear)."""
+    return np.percentile(rounds, 2.5, axis=0), np.percentile(rounds, 97.5, axis=0)

@@ -1,0 +1,165 @@
+"""arena-hard-auto v2 ``show_result.py`` scoring of judge-vs-baseline scores.
+
+Input is the exploded score rows of :func:`vlmscope.ratings.judged.scores_from_verdicts`
+(one row per unit of score, 1 / 0.5 / 0 for the judged model), all against one baseline.
+
+* No style control (``print_leaderboard``): per model, 100 rounds of resampling that model's rows
+  (models in alphabetical order, ``choice(n, n)`` per model per round), the score is the mean of
+  the round means and the CI the 5% / 95% quantiles of the round means (a 90% interval).
+* Style control (``print_leaderboard_with_style_features(.., ["length", "markdown"])``): a
+  Bradley-Terry logistic model on +1 (judged model) / -1 (baseline) columns plus 4 standardised
+  style features, fit per bootstrap round (``randint(0, N, (100, N))`` over all rows in the given
+  order) by 50 fixed L-BFGS steps from 0.5 (:mod:`vlmscope.ratings.fixed_step_lbfgs`), no
+  regularisation. The score is the median round win rate ``sigmoid(c_model - c_baseline)``; the
+  CI its 5% / 95% quantiles. Style features differ from the v0.1 ones on purpose (spec 6.4):
+  length ``(m - b) / (m + b)``; markdown density ``count / (tokens + 1)`` then
+  ``(d_m - d_b) / (d_m + d_b + 1)``; standardised with ddof 1.
+
+Upstream draws from numpy's unseeded global stream; here a ``RandomState`` seed is explicit (the
+goldens were produced after ``np.random.seed(42)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import expit, log_expit
+
+from vlmscope.ratings.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
+from vlmscope.ratings.judged import JudgedScore
+
+FloatArray = NDArray[np.float64]
+
+V2_STYLE_FEATURES = ("length", "header_density", "list_density", "bold_density")
+V2_LOWER_QUANTILE, V2_UPPER_QUANTILE = 0.05, 0.95
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """Win rate against the baseline (fractions in [0, 1]) with its bootstrap interval."""
+
+    score: float
+    lower: float
+    upper: float
+
+    def ci_text(self) -> str:
+        """The interval as arena-hard v2 prints it, in percentage points: ``(-x / +y)``."""
+        below = round((self.score - self.lower) * 100, 1)
+        above = round((self.upper - self.score) * 100, 1)
+        return f"(-{below} / +{above})"
+
+
+@dataclass(frozen=True)
+class ArenaHardV2Board:
+    """Win rates per model (baseline included at 0.5) and, with style control, median coefs."""
+
+    baseline: str
+    win_rates: dict[str, WinRate]
+    n_rows: int
+    model_coef_median: dict[str, float] | None = None
+    style_coef_median: dict[str, float] | None = None
+
+
+def _check_baseline(scores: Sequence[JudgedScore], baseline: str) -> None:
+    others = sorted({row.baseline for row in scores} - {baseline})
+    if others:
+        raise ValueError(f"rows against other baselines ({', '.join(others)}); score one at a time")
+
+
+def arena_hard_v2_board(
+    scores: Sequence[JudgedScore], baseline: str, rounds: int = 100, seed: int = 42
+) -> ArenaHardV2Board:
+    """Per-model bootstrap of mean scores (no style control)."""
+    _check_baseline(scores, baseline)
+    random_state = np.random.RandomState(seed)
+    models = sorted({row.model for row in scores})
+    per_model = {
+        m: np.array([r.score for r in scores if r.model == m], dtype=float) for m in models
+    }
+    round_means: dict[str, list[float]] = {m: [] for m in models}
+    for _ in range(rounds):
+        for model in models:
+            values = per_model[model]
+            picks = random_state.randint(0, len(values), size=len(values))
+            round_means[model].append(float(values[picks].mean()))
+    win_rates = {baseline: WinRate(0.5, 0.5, 0.5)}
+    for model in models:
+        means = np.array(round_means[model])
+        win_rates[model] = WinRate(
+            score=float(means.mean()),
+            lower=float(np.quantile(means, V2_LOWER_QUANTILE)),
+            upper=float(np.quantile(means, V2_UPPER_QUANTILE)),
+        )
+    return ArenaHardV2Board(baseline=baseline, win_rates=win_rates, n_rows=len(scores))
+
+
+def v2_style_features(scores: Sequence[JudgedScore]) -> FloatArray:
+    """Standardised (ddof 1) length and markdown-density differences, model minus baseline."""
+    if any(r.model_style is None or r.baseline_style is None for r in scores):
+        raise ValueError("style control needs model_metadata and baseline_metadata on every record")
+    model = np.array([r.model_style.as_tuple() for r in scores if r.model_style], dtype=float)
+    base = np.array([r.baseline_style.as_tuple() for r in scores if r.baseline_style], dtype=float)
+    features = np.empty_like(model)
+    features[:, 0] = (model[:, 0] - base[:, 0]) / (model[:, 0] + base[:, 0])
+    model_density = model[:, 1:] / (model[:, :1] + 1)
+    base_density = base[:, 1:] / (base[:, :1] + 1)
+    features[:, 1:] = (model_density - base_density) / (model_density + base_density + 1)
+    standardised: FloatArray = (features - features.mean(axis=0)) / features.std(axis=0, ddof=1)
+    return standardised
+
+
+def _bt_loss_and_gradient(design: FloatArray, outcome: FloatArray) -> LossAndGradient:
+    """Summed binary cross-entropy with logits, no regularisation (upstream ``bt_loss``)."""
+
+    def evaluate(params: FloatArray) -> tuple[float, FloatArray]:
+        logits = design @ params
+        loss = -float((log_expit(logits) * outcome + log_expit(-logits) * (1 - outcome)).sum())
+        gradient: FloatArray = design.T @ (expit(logits) - outcome)
+        return loss, gradient
+
+    return evaluate
+
+
+def arena_hard_v2_style_board(
+    scores: Sequence[JudgedScore], baseline: str, rounds: int = 100, seed: int = 42
+) -> ArenaHardV2Board:
+    """Style-controlled board: bootstrap fits, median win rates, 5% / 95% quantiles."""
+    _check_baseline(scores, baseline)
+    models = sorted({row.model for row in scores} | {baseline})
+    column = {name: i for i, name in enumerate(models)}
+    one_hot = np.zeros((len(scores), len(models)))
+    one_hot[np.arange(len(scores)), [column[r.model] for r in scores]] = 1.0
+    one_hot[:, column[baseline]] = -1.0
+    design = np.concatenate([one_hot, v2_style_features(scores)], axis=1)
+    outcome = np.array([r.score for r in scores], dtype=float)
+    picks = np.random.RandomState(seed).randint(0, len(scores), size=(rounds, len(scores)))
+    start = np.full(design.shape[1], 0.5)
+    coefs = np.array(
+        [
+            minimize_fixed_step_lbfgs(_bt_loss_and_gradient(design[rows], outcome[rows]), start)
+            for rows in picks
+        ]
+    )
+    model_coefs = coefs[:, : len(models)]
+    probabilities = expit(model_coefs - model_coefs[:, [column[baseline]]])
+    win_rates = {
+        name: WinRate(
+            score=float(np.quantile(probabilities[:, i], 0.5)),
+            lower=float(np.quantile(probabilities[:, i], V2_LOWER_QUANTILE)),
+            upper=float(np.quantile(probabilities[:, i], V2_UPPER_QUANTILE)),
+        )
+        for i, name in enumerate(models)
+    }
+    medians = np.median(coefs, axis=0)
+    return ArenaHardV2Board(
+        baseline=baseline,
+        win_rates=win_rates,
+        n_rows=len(scores),
+        model_coef_median=dict(zip(models, medians[: len(models)].tolist(), strict=True)),
+        style_coef_median=dict(
+            zip(V2_STYLE_FEATURES, medians[len(models) :].tolist(), strict=True)
+        ),
+    )

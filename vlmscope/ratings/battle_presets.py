@@ -1,0 +1,164 @@
+"""Rate human (or any) pairwise battles into the common ratings JSON, optionally as a reference.
+
+``BATTLE_REFERENCES``:
+
+* ``fastchat``: FastChat ``report_elo_analysis_results`` (bt mode: ``compute_bt`` point,
+  ``compute_bootstrap_bt`` / ``compute_bootstrap_style_control`` rounds with FastChat's random
+  streams, mixtral anchor at 1114) or, with ``system="elo"``, ``compute_elo`` plus
+  ``compute_bootstrap_elo`` after ``np.random.seed(42)``.
+* ``arena-hard-v0.1``: ``compute_mle_elo`` (anchor ``gpt-4-0314`` = 1000 unless another anchor
+  is given) with ``get_bootstrap_result`` rounds (``randint`` stream, seed 42).
+* ``None``: the same estimators with an explicit ``numpy.random.Generator`` seeded by ``seed``
+  and no anchor unless one is given (ratings then average 1000).
+
+Battles are selected like FastChat does (board filter, ``tstamp`` order, anonymous only;
+the same steps as :func:`vlmscope.ratings.leaderboard.report`). Records without ``anony`` /
+``tstamp`` count as anonymous and keep their file order. :func:`rate_table` is the part after
+selection, shared with the ``arena_ratings`` evaluate module.
+``win_rate`` is the observed share of points a model took in its battles (ties = half), in %.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from vlmscope.ratings.arena_hard_v01 import STYLE_FEATURE_NAMES
+from vlmscope.ratings.battles import Battles, FloatArray
+from vlmscope.ratings.bootstrap import (
+    BootstrapResult,
+    Stream,
+    bootstrap_bt,
+    bootstrap_style_control,
+    ci_ranks,
+)
+from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, ah01_anchor
+from vlmscope.ratings.elo import bootstrap_elo, online_elo
+from vlmscope.ratings.filters import BOARD_FILTERS, select_battles
+
+FASTCHAT = "fastchat"
+ARENA_HARD_V01 = "arena-hard-v0.1"
+BATTLE_REFERENCES = (FASTCHAT, ARENA_HARD_V01)
+SYSTEMS = ("bt", "elo")
+REFERENCE_SEED = 42
+
+
+@dataclass(frozen=True)
+class BattleSettings:
+    """Everything that changes a battle board; written into the output as ``settings``."""
+
+    reference: str | None = None
+    system: str = "bt"
+    style_control: bool = False
+    rounds: int = 100
+    seed: int = 0
+    anchor_model: str | None = None
+    anchor_rating: float | None = None
+    category: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.reference is not None and self.reference not in BATTLE_REFERENCES:
+            raise ValueError(f"reference: {self.reference!r} not in {BATTLE_REFERENCES}")
+        if self.system not in SYSTEMS:
+            raise ValueError(f"system: {self.system!r} not in {SYSTEMS}")
+        if self.style_control and self.system == "elo":
+            raise ValueError("style_control: only with system 'bt'")
+        if self.reference == ARENA_HARD_V01 and (self.style_control or self.system == "elo"):
+            raise ValueError("reference: arena-hard-v0.1 on battles is plain BT only")
+        if self.rounds < 1:
+            raise ValueError(f"rounds: must be >= 1, got {self.rounds}")
+        if self.category is not None and self.category not in BOARD_FILTERS:
+            raise ValueError(f"category: {self.category!r} not in {sorted(BOARD_FILTERS)}")
+        if (self.anchor_model is None) != (self.anchor_rating is None):
+            raise ValueError("anchor: give both a model and a rating")
+
+    def anchor(self) -> Anchor | None:
+        if self.anchor_model is not None and self.anchor_rating is not None:
+            return Anchor(self.anchor_model, self.anchor_rating)
+        if self.reference == FASTCHAT:
+            return FASTCHAT_ANCHOR
+        return ah01_anchor() if self.reference == ARENA_HARD_V01 else None
+
+    def stream(self) -> Stream:
+        """The bootstrap's random stream: the reference's, or an explicit Generator."""
+        if self.reference == FASTCHAT:
+            return "fastchat"
+        return "randint" if self.reference == ARENA_HARD_V01 else "generator"
+
+
+def _with_defaults(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Records missing ``anony`` / ``tstamp`` become anonymous and keep their file order."""
+    return [{"anony": True, "tstamp": float(i), **record} for i, record in enumerate(records)]
+
+
+def rate_battles(records: Sequence[Mapping[str, Any]], settings: BattleSettings) -> dict[str, Any]:
+    """Select the board's battles from clean-battle records, then :func:`rate_table`."""
+    board_filter = BOARD_FILTERS[settings.category] if settings.category else None
+    selected = select_battles(_with_defaults(records), filter_func=board_filter)
+    return rate_table(Battles.from_records(selected, style=settings.style_control), settings)
+
+
+def rate_table(battles: Battles, settings: BattleSettings) -> dict[str, Any]:
+    """Ratings, 95% CIs, CI ranks and (with style control) coefficients for ``battles``."""
+    if len(battles) == 0:
+        raise ValueError("no battles left to rate")
+    seed = REFERENCE_SEED if settings.reference else settings.seed
+    rng = np.random.default_rng(settings.seed) if settings.reference is None else None
+    stream, rounds, anchor = settings.stream(), settings.rounds, settings.anchor()
+    coefs = None
+    if settings.system == "elo":
+        if not np.all(battles.weights == 1.0):
+            raise ValueError("system: online Elo replays battles one by one; weights need 'bt'")
+        rating = online_elo(battles)
+        boot = bootstrap_elo(battles, rounds=rounds, rng=rng, stream=stream, seed=seed)
+    elif settings.style_control:
+        boot = bootstrap_style_control(
+            battles, rounds=rounds, rng=rng, stream=stream, seed=seed, anchor=anchor
+        )
+        rating, coefs = boot.rating, boot.coefs
+    else:
+        boot = bootstrap_bt(
+            battles, rounds=rounds, rng=rng, stream=stream, seed=seed, anchor=anchor
+        )
+        rating = boot.rating
+    return {
+        "models": _model_entries(battles, rating, boot),
+        "style_coefficients": None
+        if coefs is None
+        else dict(zip(STYLE_FEATURE_NAMES, coefs.tolist(), strict=True)),
+        "unparseable": 0,
+        "settings": {
+            "command": "battles",
+            **asdict(settings),
+            "seed": seed,
+            "stream": stream,
+            "n_battles": len(battles),
+            "interval": [2.5, 97.5],
+        },
+    }
+
+
+def _model_entries(
+    battles: Battles, rating: FloatArray, boot: BootstrapResult
+) -> dict[str, dict[str, Any]]:
+    """Per model, best first: point rating, 95% percentile interval, CI rank, win share."""
+    appearances = battles.num_battles()  # weighted, like the points below
+    won = battles.outcome * battles.weights
+    points = np.bincount(battles.model_a, won, minlength=battles.n_models)
+    points += np.bincount(battles.model_b, battles.weights - won, minlength=battles.n_models)
+    lower, upper = boot.interval(0.95)
+    ranks = ci_ranks(lower, upper)
+    entries = {}
+    for i in np.argsort(-rating, kind="stable"):
+        entries[battles.models[i]] = {
+            "rating": float(rating[i]),
+            "lower": float(lower[i]),
+            "upper": float(upper[i]),
+            "win_rate": float(100.0 * points[i] / appearances[i]),
+            "battles": float(appearances[i]),
+            "rank": int(ranks[i]),
+        }
+    return entries

@@ -1,0 +1,191 @@
+"""Score judge verdicts the way one named reference does, into the common ratings JSON.
+
+``VERDICT_REFERENCES`` names the three judge-vs-baseline scorers; :func:`score_verdicts` runs
+one of them and returns ``{"models", "style_coefficients", "unparseable", "excluded",
+"settings"}``. What ``rating`` means follows the reference: Elo for ProBench and arena-hard
+v0.1 (ProBench's printed ints, untruncated values alongside), win rate in percent for
+arena-hard v2 (it has no Elo scale). ``win_rate`` is always percent against the baseline.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from vlmscope.ratings.arena_hard_v2 import arena_hard_v2_board, arena_hard_v2_style_board
+from vlmscope.ratings.judged import (
+    DEFAULT_STRONG_WEIGHT,
+    battles_from_verdicts,
+    scores_from_verdicts,
+)
+from vlmscope.ratings.judged_boards import (
+    DEFAULT_ROUNDS,
+    REFERENCE_SEED,
+    arena_hard_v01_board,
+    probench_board,
+)
+from vlmscope.ratings.verdict_records import VerdictRecord
+
+ARENA_HARD_V01 = "arena-hard-v0.1"
+ARENA_HARD_V2 = "arena-hard-v2"
+PROBENCH = "probench"
+VERDICT_REFERENCES = (ARENA_HARD_V01, ARENA_HARD_V2, PROBENCH)
+
+
+@dataclass(frozen=True)
+class VerdictSettings:
+    """Everything that changes a verdict board; written into the output as ``settings``."""
+
+    reference: str = ARENA_HARD_V01
+    baseline: str = ""
+    style_control: bool = False
+    weight: int = DEFAULT_STRONG_WEIGHT
+    first_game_only: bool = False
+    rounds: int = DEFAULT_ROUNDS
+    seed: int = REFERENCE_SEED
+    category: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.reference not in VERDICT_REFERENCES:
+            raise ValueError(f"reference: {self.reference!r} not in {VERDICT_REFERENCES}")
+        if not self.baseline:
+            raise ValueError("baseline: a baseline model name is required")
+        if self.weight < 1:
+            raise ValueError(f"weight: must be >= 1, got {self.weight}")
+        if self.rounds < 1:
+            raise ValueError(f"rounds: must be >= 1, got {self.rounds}")
+        if self.reference == ARENA_HARD_V2 and self.first_game_only:
+            raise ValueError("first_game_only: arena-hard v2 always scores both games")
+
+
+def score_verdicts(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
+    """Run the reference named in ``settings`` on ``records`` (file order matters: bootstraps)."""
+    if settings.category is not None:
+        records = [r for r in records if r.category == settings.category]
+    if not records:
+        raise ValueError("no verdict records to score")
+    other_baselines = sorted({r.baseline for r in records} - {settings.baseline})
+    if other_baselines:
+        raise ValueError(f"baseline: records are judged against {', '.join(other_baselines)}")
+    if settings.reference == PROBENCH:
+        return _probench(records, settings)
+    if settings.reference == ARENA_HARD_V2:
+        return _arena_hard_v2(records, settings)
+    return _arena_hard_v01(records, settings)
+
+
+def _settings(settings: VerdictSettings, **extra: Any) -> dict[str, Any]:
+    return {"command": "verdicts", **asdict(settings), **extra}
+
+
+def _arena_hard_v01(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
+    judged = battles_from_verdicts(records, settings.weight, settings.first_game_only)
+    board = arena_hard_v01_board(
+        judged.rows, settings.baseline, settings.style_control, settings.rounds, settings.seed
+    )
+    win_rates = board.win_rate_pct()
+    models = {
+        model: {
+            "rating": board.score[model],
+            "lower": board.lower[model],
+            "upper": board.upper[model],
+            "win_rate": win_rates[model]["score"],
+            "win_rate_lower": win_rates[model]["lower"],
+            "win_rate_upper": win_rates[model]["upper"],
+            "battles": board.battles_per_model[model],
+        }
+        for model in sorted(board.score, key=board.score.__getitem__, reverse=True)
+    }
+    return {
+        "models": models,
+        "style_coefficients": board.style_coef,
+        "unparseable": judged.unparseable,
+        "excluded": judged.excluded_by_reason(),
+        "settings": _settings(
+            settings,
+            n_battle_rows=board.n_battle_rows,
+            winner_counts=board.winner_counts,
+            interval=[2.5, 97.5],
+            stream="randint",
+        ),
+    }
+
+
+def _probench(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
+    """One style-controlled fit per judged model; the baseline entry is shared (always 1114)."""
+    baseline = settings.baseline
+    models: dict[str, dict[str, Any]] = {}
+    unparseable, excluded = 0, Counter[str]()
+    for model in dict.fromkeys(r.model for r in records):
+        result = probench_board(
+            records,
+            model,
+            baseline,
+            settings.weight,
+            settings.first_game_only,
+            settings.rounds,
+            settings.seed,
+        )
+        unparseable += result.unparseable
+        excluded.update(result.excluded_by_reason)
+        for name in (baseline, model):
+            models[name] = {
+                "rating": result.score_int[name],
+                "lower": result.lower_int[name],
+                "upper": result.upper_int[name],
+                "win_rate": result.win_rate_pct[name],
+                "battles": result.board.n_battle_rows,
+                "rating_float": result.board.score[name],
+                "lower_float": result.board.lower[name],
+                "upper_float": result.board.upper[name],
+                "avg_tokens": result.avg_tokens[name],
+            }
+        models[model]["style_coefficients"] = result.board.style_coef
+        models[model]["winner_counts"] = result.board.winner_counts
+        models[baseline]["battles"] = None  # the baseline takes part in every per-model fit
+    ordered = dict(sorted(models.items(), key=lambda item: -item[1]["rating"]))
+    return {
+        "models": ordered,
+        "style_coefficients": None,  # per-model fits: see models[NAME]["style_coefficients"]
+        "unparseable": unparseable,
+        "excluded": dict(excluded),
+        "settings": _settings(settings, style_control=True, interval=[2.5, 97.5], stream="randint"),
+    }
+
+
+def _arena_hard_v2(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
+    judged = scores_from_verdicts(records, settings.weight)
+    score_board = arena_hard_v2_style_board if settings.style_control else arena_hard_v2_board
+    board = score_board(judged.rows, settings.baseline, settings.rounds, settings.seed)
+    rows_per_model = Counter(row.model for row in judged.rows)
+    models = {
+        model: {
+            "rating": rate.score * 100,
+            "lower": rate.lower * 100,
+            "upper": rate.upper * 100,
+            "win_rate": rate.score * 100,
+            "ci": rate.ci_text(),
+            "battles": rows_per_model.get(model),
+            **(
+                {"coefficient": board.model_coef_median[model]}
+                if board.model_coef_median is not None
+                else {}
+            ),
+        }
+        for model, rate in sorted(board.win_rates.items(), key=lambda item: -item[1].score)
+    }
+    return {
+        "models": models,
+        "style_coefficients": board.style_coef_median,
+        "unparseable": judged.unparseable,
+        "excluded": judged.excluded_by_reason(),
+        "settings": _settings(
+            settings,
+            n_battle_rows=board.n_rows,
+            interval=[5.0, 95.0],
+            point="median" if settings.style_control else "mean of bootstrap means",
+            stream="randint",
+        ),
+    }
