@@ -13,13 +13,14 @@ This is the driver of TIGER-AI-Lab/MEGA-Bench `megabench/evaluation_processor.py
 
 from __future__ import annotations
 
-import ast
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from vlmscope.literals import python_literal
+from vlmscope.metrics.megabench.registry import eval_type_of
 from vlmscope.tracks.megabench.aggregation import (
     EvaluatedTask,
     TaskResult,
@@ -38,9 +39,6 @@ from vlmscope.tracks.megabench.official_files import (
     write_json,
     write_task_results,
 )
-
-JUDGE_METRICS = frozenset({"gpt_4o_as_judge", "ascii_art_gpt4o_judge"})
-"""Metrics that make a task "llm" (Open set) rather than "rule" (Core set)."""
 
 
 class ScoredQuery(Protocol):
@@ -84,15 +82,9 @@ def default_query_scorer() -> QueryScorer:
     return score_query
 
 
-def eval_type_of(metric_info: Mapping[str, Any]) -> str:
-    """ "llm" if any field is judged by a model, else "rule" (`_determine_eval_style`)."""
-    metrics = metric_info.get("field_score_function", {}).values()
-    return "llm" if JUDGE_METRICS.intersection(metrics) else "rule"
-
-
 def decode_literal(value: Any) -> Any:
     """Dataset columns hold Python literals (never JSON); already-decoded values pass through."""
-    return ast.literal_eval(value) if isinstance(value, str) else value
+    return python_literal(value) if isinstance(value, str) else value
 
 
 def samples_by_task(samples: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:

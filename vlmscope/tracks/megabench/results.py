@@ -14,6 +14,7 @@ from typing import Any
 
 from vlmscope.metrics.megabench.fields import aggregate_fields
 from vlmscope.metrics.megabench.query import QueryScore
+from vlmscope.metrics.megabench.registry import eval_type_of
 from vlmscope.tracks.base import Sample, Scored
 from vlmscope.tracks.megabench.aggregation import EvaluatedTask, evaluator_summary, score_task
 from vlmscope.tracks.megabench.keywords import load_task_meta
@@ -24,7 +25,6 @@ from vlmscope.tracks.megabench.official_files import (
     write_json,
     write_task_results,
 )
-from vlmscope.tracks.megabench.rescore import eval_type_of
 from vlmscope.tracks.megabench.rows import QueryRow, group_by_task
 from vlmscope.tracks.megabench.single_image import single_image_subset
 

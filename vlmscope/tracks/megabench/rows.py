@@ -1,20 +1,20 @@
 """Reading MEGA-Bench rows in the upstream layout of `TIGER-Lab/MEGA-Bench`.
 
 Upstream stores one query per row, every column a string; lists and dicts are Python literals
-(single quotes, not JSON), which is why they are decoded here with `ast.literal_eval` — the only
-place in vlmscope that turns data fields into Python objects. Media are relative paths into the
+(single quotes, not JSON), which is why they are decoded here with `vlmscope.literals`, never `eval`. Media are relative paths into the
 unzipped `data.zip`; they are resolved against the data directory, never opened here.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+
+from vlmscope.literals import python_literal
 
 STRING_COLUMNS = (
     "id",
@@ -68,7 +68,7 @@ def parse_literal(text: str, expected: type, *, task: str, row_id: str, field: s
     if text is None or text == "":
         return expected()
     try:
-        value = ast.literal_eval(text)
+        value = python_literal(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError) as err:
         raise RowError(
             f"task {task!r}, row {row_id}: field {field!r} is not a Python literal ({err})"

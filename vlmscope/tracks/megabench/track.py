@@ -18,11 +18,11 @@ from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart, Turn
 from vlmscope.metrics.megabench.query import build_judge_requests, score_query
+from vlmscope.metrics.megabench.registry import eval_type_of
 from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackOptions
 from vlmscope.tracks.megabench import results as megabench_results
 from vlmscope.tracks.megabench.oracle import oracle_answer
 from vlmscope.tracks.megabench.prompt import SKIP_TEXT, build_prompt
-from vlmscope.tracks.megabench.rescore import eval_type_of
 from vlmscope.tracks.megabench.rows import QueryRow, group_by_task, read_rows
 from vlmscope.tracks.samples import sample_dir
 

@@ -1,0 +1,67 @@
+"""MEGA-Bench rule metrics as one `evaluate` module; the config name selects the metric.
+
+    >>> metric = evaluate.load("evaluate_metrics/megabench", "exact_str_match")
+    >>> metric.compute(predictions=["B"], references=["B"])
+    {'score': 1.0, 'scores': [1.0], 'errors': [None]}
+
+A thin adapter over `vlmscope.metrics.megabench` (official semantics, quirks included): each pair is
+scored by `score_field`, which scores a raising metric 0 and reports the error. Metrics that read
+`eval_context` (program_judge, symbolic_planning_test, xml_norm_point_in_bbox,
+constrained_generation) take it as the `eval_context` argument, one dict per prediction.
+"""
+
+import datasets
+import evaluate
+
+from vlmscope.metrics.megabench.fields import score_field
+from vlmscope.metrics.megabench.registry import METRICS
+
+_DESCRIPTION = "MEGA-Bench rule metrics with official-score parity; the config name is the metric."
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (list of str): parsed model answers (after MEGA-Bench answer parsing).
+    references (list of str): ground-truth field values ("" for eval_context metrics).
+    eval_context (list of dict, optional): per-item eval_context for the metrics that need it.
+    task_name (str, optional): the task, for the record; scores do not depend on it.
+Returns:
+    score (float): mean of the non-negative item scores (-1 marks an ignored field; 0.0 if none),
+    scores (list): per-item scores, errors (list): per-item metric error or None.
+"""
+_CITATION = """@article{chen2024megabench,
+  title={MEGA-Bench: Scaling Multimodal Evaluation to over 500 Real-World Tasks},
+  author={Chen, Jiacheng and others}, journal={arXiv preprint arXiv:2410.10563}, year={2024}}"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Megabench(evaluate.Metric):
+    BUILDER_CONFIG_NAMES = sorted(METRICS)
+
+    def _info(self):
+        if self.config_name not in METRICS:
+            raise KeyError(
+                f"unknown MEGA-Bench metric {self.config_name!r}; one of {sorted(METRICS)}"
+            )
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
+            ),
+        )
+
+    def _compute(self, predictions, references, eval_context=None, task_name=None):
+        contexts = eval_context if eval_context is not None else [None] * len(predictions)
+        results = [
+            score_field(self.config_name, prediction, reference, eval_context=context)
+            for prediction, reference, context in zip(
+                predictions, references, contexts, strict=True
+            )
+        ]
+        scores = [float(result.score) for result in results]
+        kept = [score for score in scores if score >= 0]
+        return {
+            "score": sum(kept) / len(kept) if kept else 0.0,
+            "scores": scores,
+            "errors": [result.error for result in results],
+        }
