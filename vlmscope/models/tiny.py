@@ -45,7 +45,7 @@ _TILE_TOKENS = [f"<row_{r}_col_{c}>" for r in range(1, 7) for c in range(1, 7)]
 _VISION = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
            "num_attention_heads": 2, "image_size": 32, "patch_size": 8}  # fmt: skip
 _TEXT = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
-         "num_attention_heads": 4, "num_key_value_heads": 2, "max_position_embeddings": 4096}  # fmt: skip
+         "num_attention_heads": 4, "num_key_value_heads": 2, "max_position_embeddings": 16384}  # fmt: skip
 
 
 def ensure_tiny_model(path: str | os.PathLike[str], arch: TinyArch, *, seed: int = 0) -> Path:
@@ -136,7 +136,7 @@ def _train_tokenizer(arch: TinyArch) -> Any:
         pad_token="<pad>",
         extra_special_tokens=named,
         padding_side="left",
-        model_max_length=4096,
+        model_max_length=16384,
     )
 
 

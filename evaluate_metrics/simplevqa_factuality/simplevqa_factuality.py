@@ -1,0 +1,48 @@
+"""SimpleVQA factuality (CO, IN, NA, CGA, F with bootstrap CIs) as an `evaluate` module.
+
+    >>> metric = evaluate.load("evaluate_metrics/simplevqa_factuality")
+    >>> metric.compute(predictions=["correct", "incorrect", "not_attempted", "correct"])["CO"]
+    0.5
+
+A thin adapter over `vlmscope.tracks.simplevqa.metrics`: the predictions are grader outcomes,
+not model answers (grading needs a judge, see the SimpleVQA track).
+"""
+
+import datasets
+import evaluate
+
+from vlmscope.tracks.simplevqa.grading import Grade
+from vlmscope.tracks.simplevqa.metrics import factuality_table, group_rng, grouped_tables
+
+_DESCRIPTION = "SimpleVQA factuality rates over graded items, with seeded bootstrap 95% CIs."
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (list of str): one grade per item: "correct", "incorrect", "not_attempted", or
+        "judge_unparseable" (counted apart, excluded from the rates).
+    groups (list of str, optional): a group label per item (language, category); adds `by_group`.
+    bootstrap_rounds (int, default 1000), seed (int, default 0): the CI bootstrap.
+Returns:
+    F, CO, CGA, NA, IN (float), n_graded, n_judge_unparseable (int), counts (dict),
+    ci95 (dict of [low, high], or None when nothing was graded), by_group (when groups given).
+"""
+_CITATION = """@article{cheng2025simplevqa,
+  title={SimpleVQA: Multimodal Factuality Evaluation for Multimodal Large Language Models},
+  author={Cheng, Xianfu and others}, journal={arXiv preprint arXiv:2502.13059}, year={2025}}"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class SimplevqaFactuality(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({"predictions": datasets.Value("string")}),
+        )
+
+    def _compute(self, predictions, groups=None, bootstrap_rounds=1000, seed=0):
+        grades = [Grade(p) for p in predictions]
+        result = factuality_table(grades, rounds=bootstrap_rounds, rng=group_rng(seed, "overall"))
+        if groups is not None:
+            result["by_group"] = grouped_tables(grades, groups, rounds=bootstrap_rounds, seed=seed)
+        return result

@@ -1,0 +1,37 @@
+"""The `simplevqa_factuality` evaluate module loads offline and adapts the metric functions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+MODULE_DIR = Path(__file__).resolve().parents[2] / "evaluate_metrics" / "simplevqa_factuality"
+
+
+def test_rates_groups_and_unparseable() -> None:
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(MODULE_DIR))
+    result = metric.compute(
+        predictions=["correct", "incorrect", "not_attempted", "correct", "judge_unparseable"],
+        groups=["CN", "EN", "EN", "CN", "EN"],
+        bootstrap_rounds=100,
+        seed=1,
+    )
+    assert result["CO"] == pytest.approx(0.5) and result["CGA"] == pytest.approx(2 / 3)
+    assert result["F"] == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
+    assert result["n_graded"] == 4 and result["n_judge_unparseable"] == 1
+    assert result["by_group"]["EN"]["NA"] == pytest.approx(0.5)
+    low, high = result["ci95"]["CO"]
+    assert low <= 0.5 <= high
+    again = metric.compute(predictions=["correct", "incorrect"], bootstrap_rounds=100, seed=1)
+    assert again == metric.compute(
+        predictions=["correct", "incorrect"], bootstrap_rounds=100, seed=1
+    )
+
+
+def test_unknown_grade_is_an_error() -> None:
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(MODULE_DIR))
+    with pytest.raises(ValueError, match="maybe"):
+        metric.compute(predictions=["maybe"])

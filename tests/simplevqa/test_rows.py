@@ -1,0 +1,116 @@
+"""Reading the upstream layouts; every bad row names its data_id and field."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from vlmscope.tracks.simplevqa.rows import (
+    SAMPLE_DIR,
+    Category,
+    SimpleVQADataError,
+    parse_category,
+    read_rows,
+)
+
+
+def test_shipped_sample_covers_what_the_track_needs() -> None:
+    rows = read_rows(SAMPLE_DIR)
+    assert {r.language for r in rows} == {"CN", "EN"}
+    assert all((r.data_id < 1012) == (r.language == "CN") for r in rows)
+    assert {r.image_format for r in rows} == {"PNG", "JPEG"}
+    assert any(r.answer.isdigit() for r in rows)
+    assert any(r.category == Category() for r in rows)
+    assert len({r.category.task_category for r in rows if r.category.task_category}) >= 2
+    assert len({r.category.subject_category for r in rows if r.category.subject_category}) >= 2
+    assert all(r.atomic_question and r.atomic_fact for r in rows)
+    assert any(r.vqa_category.startswith("{'") for r in rows)  # Python-literal serialisation
+    for row in rows:
+        assert Image.open(io.BytesIO(row.image)).size[0] > 0
+
+
+def test_json_layout_reads_the_same_rows(sample_records, write_json_layout) -> None:
+    parquet_rows = read_rows(SAMPLE_DIR)
+    json_rows = read_rows(write_json_layout(sample_records))
+    assert [(r.data_id, r.image, r.category, r.question) for r in json_rows] == [
+        (r.data_id, r.image, r.category, r.question) for r in parquet_rows
+    ]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("image", "not base64!!", "data_id 1012: field 'image' is not valid base64"),
+        ("image", "aGVsbG8gd29ybGQ=", "data_id 1012: field 'image' does not decode as an image"),
+        ("vqa_category", "[1, 2", "data_id 1012: field 'vqa_category' is not a dict"),
+        (
+            "vqa_category",
+            '{"task_category": 3}',
+            "data_id 1012: field 'vqa_category.task_category' is int",
+        ),
+        ("language", "FR", "data_id 1012: field 'language' is 'FR'"),
+        ("question", " ", "data_id 1012: field 'question' is empty"),
+    ],
+)
+def test_bad_row_names_its_data_id_and_field(
+    sample_records, write_parquet, field, value, message
+) -> None:
+    bad = next(r for r in sample_records if r["data_id"] == 1012)
+    bad[field] = value
+    with pytest.raises(SimpleVQADataError, match=message.replace("(", r"\(")):
+        read_rows(write_parquet(sample_records))
+
+
+def test_missing_field_in_json_layout(sample_records, write_json_layout) -> None:
+    del sample_records[2]["atomic_fact"]
+    with pytest.raises(SimpleVQADataError, match="data_id 2: missing field\\(s\\) atomic_fact"):
+        read_rows(write_json_layout(sample_records))
+
+
+def test_missing_image_file_in_json_layout(sample_records, write_json_layout) -> None:
+    folder = write_json_layout(sample_records)
+    (folder / "simpleVQA_datasets" / "img_1013.bin").unlink()
+    with pytest.raises(
+        SimpleVQADataError, match="data_id 1013: field 'image': file 'img_1013.bin' not found"
+    ):
+        read_rows(folder)
+
+
+def test_missing_parquet_column(sample_records, write_parquet) -> None:
+    for record in sample_records:
+        del record["source"]
+    with pytest.raises(SimpleVQADataError, match="test.parquet: missing column\\(s\\) source"):
+        read_rows(write_parquet(sample_records))
+
+
+def test_duplicate_data_id(sample_records, write_parquet) -> None:
+    sample_records[1]["data_id"] = sample_records[0]["data_id"]
+    with pytest.raises(SimpleVQADataError, match="data_id 0: duplicate"):
+        read_rows(write_parquet(sample_records))
+
+
+def test_empty_folder(tmp_path) -> None:
+    with pytest.raises(
+        SimpleVQADataError, match="expected test.parquet or exactly one .json/.jsonl"
+    ):
+        read_rows(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"task_category": "OCR", "subject_category": "Life", "entity_class": "Sign"},
+        '{"task_category": "OCR", "subject_category": "Life", "entity_class": "Sign"}',
+        "{'task_category': 'OCR', 'subject_category': 'Life', 'entity_class': 'Sign'}",
+        {"task_category": "OCR", "subject_category": "Life", "entity_class": ["Sign"]},
+    ],
+)
+def test_category_serialisations(value) -> None:
+    assert parse_category(value) == Category("OCR", "Life", "Sign")
+
+
+@pytest.mark.parametrize("value", ["", "{}", {}, " {} "])
+def test_empty_category(value) -> None:
+    assert parse_category(value) == Category()

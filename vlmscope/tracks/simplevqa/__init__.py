@@ -1,0 +1,5 @@
+"""SimpleVQA (m-a-p/SimpleVQA): factual visual questions graded Correct / Incorrect / Not attempted.
+
+`rows` reads and validates the upstream files, `prompts` and `grading` reproduce the official
+question prompt and grader, `metrics` and `atomic` aggregate, and `track` ties them to the runner.
+"""

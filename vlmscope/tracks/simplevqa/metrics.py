@@ -1,0 +1,100 @@
+"""SimpleVQA factuality metrics (paper Sec. 3; official `simpleVQA_eval.py`), as pure functions.
+
+Over the N graded items (UNPARSEABLE grades are counted apart and never enter N):
+- CO = correct / N, IN = incorrect / N, NA = not attempted / N, so CO + IN + NA = 1;
+- CGA (correct given attempted) = CO / (CO + IN), 0 when nothing was attempted;
+- F = 2 * CO * CGA / (CO + CGA), the harmonic mean of CO and CGA, 0 when both are 0.
+
+The official script rounds CO, IN and NA to 4 decimals before deriving CGA and F; these functions
+do not round (the difference is below the fourth decimal), display code does.
+Every rate carries a seeded percentile bootstrap 95% CI.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from vlmscope.tracks.simplevqa.grading import Grade
+
+METRICS: tuple[str, ...] = ("F", "CO", "CGA", "NA", "IN")
+GRADED: tuple[Grade, ...] = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
+NO_CATEGORY = "(none)"
+
+
+def factuality_rates(correct: int, incorrect: int, not_attempted: int) -> dict[str, float]:
+    """CO, IN, NA, CGA and F from the three counts; all 0 for an empty group."""
+    n = correct + incorrect + not_attempted
+    if n == 0:
+        return dict.fromkeys(METRICS, 0.0)
+    co, in_, na = correct / n, incorrect / n, not_attempted / n
+    cga = co / (co + in_) if co + in_ > 0 else 0.0
+    f = 2 * co * cga / (co + cga) if co + cga > 0 else 0.0
+    return {"F": f, "CO": co, "CGA": cga, "NA": na, "IN": in_}
+
+
+def count_grades(grades: Iterable[Grade]) -> dict[Grade, int]:
+    counts = dict.fromkeys(Grade, 0)
+    for grade in grades:
+        counts[grade] += 1
+    return counts
+
+
+def bootstrap_rates(
+    correct: int, incorrect: int, not_attempted: int, *, rounds: int, rng: np.random.Generator
+) -> dict[str, list[float]] | None:
+    """Percentile 95% CI of each rate, or None for an empty group or `rounds` = 0.
+
+    Resampling N graded items with replacement only changes the three class counts, which are
+    then multinomial(N, observed shares): drawing those counts directly is the same bootstrap
+    at a cost independent of N.
+    """
+    n = correct + incorrect + not_attempted
+    if n == 0 or rounds <= 0:
+        return None
+    draws = rng.multinomial(n, np.array([correct, incorrect, not_attempted]) / n, size=rounds)
+    co, in_, na = (draws[:, k] / n for k in range(3))
+    attempted = co + in_
+    cga = np.divide(co, attempted, out=np.zeros(rounds), where=attempted > 0)
+    denom = co + cga
+    f = np.divide(2 * co * cga, denom, out=np.zeros(rounds), where=denom > 0)
+    samples = {"F": f, "CO": co, "CGA": cga, "NA": na, "IN": in_}
+    return {k: [float(v) for v in np.percentile(samples[k], [2.5, 97.5])] for k in METRICS}
+
+
+def factuality_table(
+    grades: Sequence[Grade], *, rounds: int, rng: np.random.Generator
+) -> dict[str, Any]:
+    """Rates, their CIs and the counts behind them for one group of grades."""
+    counts = count_grades(grades)
+    c, i, na = (counts[g] for g in GRADED)
+    return {
+        **factuality_rates(c, i, na),
+        "n_graded": c + i + na,
+        "n_judge_unparseable": counts[Grade.UNPARSEABLE],
+        "counts": {g.value: counts[g] for g in GRADED},
+        "ci95": bootstrap_rates(c, i, na, rounds=rounds, rng=rng),
+    }
+
+
+def group_rng(seed: int, group: str) -> np.random.Generator:
+    """A generator per (seed, group name), so a group's CI does not change when others appear."""
+    return np.random.default_rng([seed, zlib.crc32(group.encode("utf-8"))])
+
+
+def grouped_tables(
+    grades: Sequence[Grade], groups: Sequence[str], *, rounds: int, seed: int
+) -> dict[str, dict[str, Any]]:
+    """One factuality table per group label (sorted); an empty label is bucketed as `(none)`."""
+    if len(grades) != len(groups):
+        raise ValueError(f"{len(grades)} grades but {len(groups)} group labels")
+    members: dict[str, list[Grade]] = {}
+    for grade, group in zip(grades, groups, strict=True):
+        members.setdefault(group or NO_CATEGORY, []).append(grade)
+    return {
+        name: factuality_table(members[name], rounds=rounds, rng=group_rng(seed, name))
+        for name in sorted(members)
+    }
