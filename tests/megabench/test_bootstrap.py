@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,3 +104,26 @@ def test_report_and_bad_inputs() -> None:
         bootstrap_core_scores({"a": []}, rng=np.random.default_rng(0))
     with pytest.raises(ValueError):
         bootstrap_core_scores({}, rng=np.random.default_rng(0))
+
+
+def test_bootstrap_command_prints_a_row_per_size(tmp_path, capsys):
+    from vlmscope.tracks.megabench.cli import main
+
+    source = (
+        Path(__file__).parents[1]
+        / "golden"
+        / "megabench_aggregation"
+        / "pipeline_example"
+        / "expected"
+        / "data_with_scores.json"
+    )
+    out = tmp_path / "boot.json"
+    assert (
+        main(["bootstrap", str(source), "--sizes", "3", "15", "--draws", "500", "--out", str(out)])
+        == 0
+    )
+    printed = capsys.readouterr().out
+    assert "| 3 |" in printed and "| 15 |" in printed
+    rows = json.loads(out.read_text())
+    assert [r["sample_size"] for r in rows] == [3, 15]
+    assert rows[1]["std"] < rows[0]["std"]  # more examples per task, less spread

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from vlmscope.tracks.megabench.cli_bootstrap import add_bootstrap
 from vlmscope.tracks.megabench.cli_rescore import add_score, add_summarize
 from vlmscope.tracks.megabench.score_cases import read_cases, score_cases, write_cases
 
@@ -38,7 +39,7 @@ def _add_score_cases(sub: Any) -> None:
 
 
 # Sub-subcommands of `vlmscope megabench`; each function adds one parser to the group.
-_SUBCOMMANDS = (_add_score_cases, add_score, add_summarize)
+_SUBCOMMANDS = (_add_score_cases, add_score, add_summarize, add_bootstrap)
 
 
 def add_subparser(subparsers: Any) -> None:
