@@ -1,1 +1,114 @@
+"""Pairwise-preference ratings: online Elo, Bradley-Terry, bootstrap CIs, style control.
 
+Pure numpy/scipy re-implementations of the FastChat (VisionArena / Chatbot Arena) and
+arena-hard v0.1 / ProBench rating code, converged exactly (Newton on merged rows) and
+batched over bootstrap rounds. Every function takes a :class:`Battles` table (or plain
+id/outcome/weight arrays) and returns arrays indexed like ``battles.models``.
+
+Defaults follow FastChat: base 10, scale 400, init 1000, ties = half a win, anchor
+``mixtral-8x7b-instruct-v0.1 = 1114`` when that model is present (else mean 1000).
+Reference random streams (``stream="fastchat"`` / ``"randint"``) reproduce the upstream
+bootstrap samples; the default stream draws from an explicit ``numpy.random.Generator``.
+"""
+
+from vlmscope.ratings.agreement import (
+    AgreementReport,
+    compare_leaderboards,
+    confidence_agreement,
+    kendall_tau,
+    separability,
+    spearman,
+)
+from vlmscope.ratings.battles import (
+    STYLE_ELEMENTS_A,
+    STYLE_ELEMENTS_B,
+    Battles,
+    MergedRows,
+    load_records,
+    merge_identical,
+    outcome_from_winner,
+    style_count,
+)
+from vlmscope.ratings.bootstrap import (
+    BootstrapResult,
+    Stream,
+    bootstrap_bt,
+    bootstrap_style_control,
+    ci_ranks,
+    resample_counts,
+)
+from vlmscope.ratings.bradley_terry import (
+    FASTCHAT_ANCHOR,
+    Anchor,
+    ah01_anchor,
+    bt_ratings,
+    fit_bt,
+    fit_bt_strengths,
+    to_rating_scale,
+)
+from vlmscope.ratings.elo import bootstrap_elo, online_elo
+from vlmscope.ratings.filters import (
+    BOARD_FILTERS,
+    VISION_CATEGORIES,
+    category_filter,
+    select_battles,
+)
+from vlmscope.ratings.leaderboard import Leaderboard, report
+from vlmscope.ratings.style_control import (
+    StyleFit,
+    fit_style_bt,
+    style_control_ratings,
+    style_features,
+)
+from vlmscope.ratings.synthetic import synthetic_battles
+from vlmscope.ratings.win_rates import (
+    pairwise_win_fraction,
+    predicted_win_matrix,
+    win_rate_vs_baseline,
+)
+
+__all__ = [
+    "FASTCHAT_ANCHOR",
+    "STYLE_ELEMENTS_A",
+    "STYLE_ELEMENTS_B",
+    "AgreementReport",
+    "Anchor",
+    "Battles",
+    "BootstrapResult",
+    "Leaderboard",
+    "MergedRows",
+    "Stream",
+    "StyleFit",
+    "BOARD_FILTERS",
+    "VISION_CATEGORIES",
+    "ah01_anchor",
+    "bootstrap_bt",
+    "bootstrap_elo",
+    "bootstrap_style_control",
+    "bt_ratings",
+    "category_filter",
+    "ci_ranks",
+    "compare_leaderboards",
+    "confidence_agreement",
+    "fit_bt",
+    "fit_bt_strengths",
+    "fit_style_bt",
+    "kendall_tau",
+    "load_records",
+    "merge_identical",
+    "online_elo",
+    "outcome_from_winner",
+    "pairwise_win_fraction",
+    "predicted_win_matrix",
+    "report",
+    "resample_counts",
+    "select_battles",
+    "separability",
+    "spearman",
+    "style_control_ratings",
+    "style_count",
+    "style_features",
+    "synthetic_battles",
+    "to_rating_scale",
+    "win_rate_vs_baseline",
+]

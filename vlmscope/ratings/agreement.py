@@ -1,0 +1,81 @@
+"""Agreement between two leaderboards (VisionArena Table 4; arena-hard metrics).
+
+* Spearman and Kendall tau (tau-b) between the two score vectors of the shared models.
+* Separability with confidence: share of model pairs whose intervals do not overlap.
+* Confidence agreement: over all pairs, +1 when both boards separate the pair with
+  confidence in the same order, -1 when both separate it in opposite orders, 0 when
+  either cannot separate it; averaged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from vlmscope.ratings.battles import FloatArray
+
+
+def spearman(x: ArrayLike, y: ArrayLike) -> float:
+    return float(stats.spearmanr(x, y).statistic)
+
+
+def kendall_tau(x: ArrayLike, y: ArrayLike) -> float:
+    return float(stats.kendalltau(x, y).statistic)
+
+
+def _confident_order(lower: ArrayLike, upper: ArrayLike) -> FloatArray:
+    """``[i, j]`` = +1 if i is confidently above j, -1 if below, 0 if intervals overlap."""
+    lo, up = np.asarray(lower, dtype=np.float64), np.asarray(upper, dtype=np.float64)
+    above = lo[:, None] > up[None, :]
+    return above.astype(np.float64) - above.T.astype(np.float64)
+
+
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(n, k=1)
+
+
+def separability(lower: ArrayLike, upper: ArrayLike) -> float:
+    """Share of model pairs whose confidence intervals do not overlap."""
+    order = _confident_order(lower, upper)
+    i, j = _pairs(order.shape[0])
+    return float(np.mean(order[i, j] != 0)) if len(i) else float("nan")
+
+
+def confidence_agreement(
+    lower_x: ArrayLike, upper_x: ArrayLike, lower_y: ArrayLike, upper_y: ArrayLike
+) -> float:
+    """Mean over pairs of (+1 agree, -1 disagree, 0 not separated by both)."""
+    ox, oy = _confident_order(lower_x, upper_x), _confident_order(lower_y, upper_y)
+    i, j = _pairs(ox.shape[0])
+    return float(np.mean(ox[i, j] * oy[i, j])) if len(i) else float("nan")
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    models: tuple[str, ...]
+    spearman: float
+    kendall_tau: float
+    confidence_agreement: float
+    separability_x: float
+    separability_y: float
+
+
+def compare_leaderboards(
+    x: Mapping[str, Sequence[float]], y: Mapping[str, Sequence[float]]
+) -> AgreementReport:
+    """Compare two boards given as ``model -> (score, lower, upper)`` on their shared models."""
+    models = tuple(m for m in x if m in y)
+    bx = np.array([x[m][:3] for m in models], dtype=np.float64).reshape(-1, 3)
+    by = np.array([y[m][:3] for m in models], dtype=np.float64).reshape(-1, 3)
+    return AgreementReport(
+        models=models,
+        spearman=spearman(bx[:, 0], by[:, 0]),
+        kendall_tau=kendall_tau(bx[:, 0], by[:, 0]),
+        confidence_agreement=confidence_agreement(bx[:, 1], bx[:, 2], by[:, 1], by[:, 2]),
+        separability_x=separability(bx[:, 1], bx[:, 2]),
+        separability_y=separability(by[:, 1], by[:, 2]),
+    )

@@ -1,0 +1,120 @@
+"""Which battles a board uses: FastChat's ``report_elo_analysis_results`` filters.
+
+Boards are selected on raw clean-battle records (dicts), before ids are assigned, so a
+category board factorizes its own models. Order of operations (FastChat): board filter,
+sort by ``tstamp``, language whitelist, drop unknown language, drop excluded models,
+anonymous battles only, drop ties, per-user daily vote cap.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+Record = Mapping[str, Any]
+RecordFilter = Callable[[Record], bool]
+
+#: VisionArena category boards: name -> (``category_tag`` key, flag), classifier v0.1.
+VISION_CATEGORIES: dict[str, tuple[str, str]] = {
+    "captioning": ("captioning_v0.1", "captioning"),
+    "homework": ("homework_v0.1", "homework"),
+    "ocr": ("ocr_v0.1", "ocr"),
+    "humor": ("humor_v0.1", "humor"),
+    "entity_recognition": ("entity_recognition_v0.1", "entity_recognition"),
+    "creative_writing_vision": ("creative_writing_vision_v0.1", "creative_writing"),
+    "diagram": ("diagram_v0.1", "diagram"),
+}
+
+
+def category_filter(name: str) -> RecordFilter:
+    """``record["category_tag"][tag][flag]`` for a VisionArena category."""
+    tag, flag = VISION_CATEGORIES[name]
+
+    def keep(record: Record) -> bool:
+        return bool(record["category_tag"][tag][flag])
+
+    return keep
+
+
+def language_filter(language: str) -> RecordFilter:
+    def keep(record: Record) -> bool:
+        return bool(record["language"] == language)
+
+    return keep
+
+
+def keep_all(record: Record) -> bool:
+    return True
+
+
+def dedup_sampled(record: Record) -> bool:
+    """The "dedup" board: prompts not over-represented, or sampled down to the cutoff."""
+    return bool(record["dedup_tag"]["sampled"])
+
+
+def exclude_preset(record: Record) -> bool:
+    """ "Exclude Images from 'Random Example' Option" board."""
+    return not record["is_preset"]
+
+
+def multi_turn(record: Record) -> bool:
+    """Conversations with more than one user turn."""
+    return int(record["turn"]) > 1
+
+
+BOARD_FILTERS: dict[str, RecordFilter] = {
+    "full": keep_all,
+    "dedup": dedup_sampled,
+    "english": language_filter("English"),
+    "chinese": language_filter("Chinese"),
+    "is_preset": exclude_preset,
+    "multiturn": multi_turn,
+    **{name: category_filter(name) for name in VISION_CATEGORIES},
+}
+
+
+def cap_daily_votes(
+    records: Sequence[Record], per_user: int, tz: dt.tzinfo = dt.timezone.utc
+) -> list[Record]:
+    """Keep the first ``per_user`` votes of each judge per calendar day (in ``tz``;
+    FastChat uses the machine's local time zone)."""
+    seen: dict[tuple[str, str], int] = {}
+    kept = []
+    for record in records:
+        day = dt.datetime.fromtimestamp(float(record["tstamp"]), tz).strftime("%Y-%m-%d")
+        key = (str(record["judge"]), day)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] <= per_user:
+            kept.append(record)
+    return kept
+
+
+def select_battles(
+    records: Iterable[Record],
+    *,
+    filter_func: RecordFilter | None = None,
+    langs: Sequence[str] = (),
+    exclude_unknown_lang: bool = False,
+    exclude_models: Sequence[str] = (),
+    anony_only: bool = True,
+    exclude_tie: bool = False,
+    daily_vote_per_user: int | None = None,
+) -> list[Record]:
+    """The battles a FastChat board is computed on, sorted by ``tstamp`` (stable sort)."""
+    kept = [r for r in records if filter_func is None or filter_func(r)]
+    kept.sort(key=lambda r: float(r["tstamp"]))
+    if langs:
+        kept = [r for r in kept if r["language"] in langs]
+    if exclude_unknown_lang:
+        kept = [r for r in kept if "unknown" not in str(r["language"])]
+    if exclude_models:
+        excluded = set(exclude_models)
+        kept = [r for r in kept if r["model_a"] not in excluded and r["model_b"] not in excluded]
+    if anony_only:
+        kept = [r for r in kept if r["anony"]]
+    if exclude_tie:
+        kept = [r for r in kept if "tie" not in str(r["winner"])]
+    if daily_vote_per_user is not None:
+        kept = cap_daily_votes(kept, daily_vote_per_user)
+    return kept
