@@ -1,0 +1,83 @@
+"""vlmscope leaderboard Space: renders the result datasets a vlmscope run writes.
+
+    VLMSCOPE_RESULTS_DIR=results/megabench_demo python leaderboard_space/app.py
+    VLMSCOPE_RESULTS_REPO=ORG/vlmscope-results python leaderboard_space/app.py
+
+This file only lays out Gradio components; what they show comes from `vlmscope.leaderboard`
+(pure, unit-tested functions). The app reads the results location once at start and never
+writes to it.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import gradio as gr  # noqa: E402
+from sample_page import sample_tab  # noqa: E402
+from track_pages import generic_tab, megabench_tab, rating_tab, simplevqa_tab  # noqa: E402
+from widgets import dom_id, table  # noqa: E402
+
+from vlmscope.leaderboard.load import location_from_env  # noqa: E402
+from vlmscope.leaderboard.overview import ordered_tracks, overview_frame, track_title  # noqa: E402
+from vlmscope.leaderboard.prompts import prompt_data_dirs  # noqa: E402
+from vlmscope.leaderboard.rating_view import rating_board  # noqa: E402
+from vlmscope.leaderboard.store import ResultStore  # noqa: E402
+
+TITLE = "vlmscope leaderboard"
+# The default theme is fine offline too; system fonts make it explicit that no font is fetched.
+THEME = gr.themes.Default(
+    font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]
+)
+OVERVIEW_NOTE = (
+    "Scores in %, ratings on their own scale with the 95% interval (+above / -below). "
+    "Click a column header to sort; the search box filters every column. "
+    "**Failed**: requests that got no response; **Unparseable**: answers or verdicts that could "
+    "not be read; **Other flags**: any other item not scored normally (e.g. no judge, over the "
+    "image budget). Each model shows its latest run."
+)
+
+
+def build_app(store: ResultStore) -> gr.Blocks:
+    with gr.Blocks(title=TITLE, fill_width=True) as demo:
+        gr.Markdown(f"# {TITLE}")
+        found = (
+            f"{len(store.summaries)} result datasets" if store.summaries else "No result datasets"
+        )
+        gr.Markdown(f"{found} from {html.escape(store.location.source)}.")
+        with gr.Tabs():
+            with gr.Tab("Overview", id="overview"):
+                overview_tab(store)
+            for track in ordered_tracks(store.summaries):
+                with gr.Tab(track_title(track), id=dom_id("track", track)):
+                    if rating_board(store.summaries, track) is not None:
+                        rating_tab(store, track)
+                    elif track == "megabench":
+                        megabench_tab(store)
+                    elif track == "simplevqa":
+                        simplevqa_tab(store)
+                    else:
+                        generic_tab(store, track)
+            with gr.Tab("Samples", id="samples"):
+                sample_tab(store, prompt_data_dirs(os.environ))
+    return demo
+
+
+def overview_tab(store: ResultStore) -> None:
+    frame = overview_frame(store.summaries)
+    gr.Markdown(OVERVIEW_NOTE)
+    table(
+        frame, show_search="filter", show_row_numbers=True, elem_id="overview-table", max_height=700
+    )
+
+
+def main() -> None:
+    store = ResultStore(location_from_env(os.environ))
+    # host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (a Space sets them)
+    build_app(store).launch(theme=THEME, ssr_mode=False, show_error=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The display widgets every page uses, configured once.
+
+Tables are read-only, searchable and sortable, with numeric columns typed as numbers and every
+other column as plain text; text boxes are read-only, so whatever a model wrote is a value in a
+text field and never markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from vlmscope.leaderboard.values import column_types
+
+
+def dom_id(*parts: str) -> str:
+    """An element id from names in the data (a track name), reduced to safe characters."""
+    return re.sub(r"[^a-z0-9_-]+", "-", "-".join(parts).lower())
+
+
+def table(frame: pd.DataFrame, **options: Any) -> gr.Dataframe:
+    options.setdefault("show_search", "search")
+    return gr.Dataframe(
+        value=frame,
+        datatype=column_types(frame.dtypes),  # type: ignore[arg-type]
+        interactive=False,
+        pinned_columns=1,
+        max_height=options.pop("max_height", 600),
+        **options,
+    )
+
+
+def update_table(frame: pd.DataFrame) -> Any:
+    """A new value for a table, with datatypes matching its (possibly new) columns."""
+    return gr.update(value=frame, datatype=column_types(frame.dtypes))
+
+
+def text(label: str, lines: int = 3, **options: Any) -> gr.Textbox:
+    return gr.Textbox(label=label, lines=lines, max_lines=30, interactive=False, **options)
+
+
+View = Callable[..., tuple[Any, pd.DataFrame]]
+
+
+def chart_and_table(
+    view: View, initial: Sequence[Any], **table_options: Any
+) -> tuple[gr.Plot, gr.Dataframe]:
+    """A chart above a table, both showing `view(*initial)` (a figure and the frame it plots)."""
+    figure, frame = view(*initial)
+    return gr.Plot(figure, show_label=False), table(frame, **table_options)
+
+
+def bind(controls: Sequence[Any], view: View, plot: gr.Plot, frame: gr.Dataframe) -> None:
+    """Redraw the chart and the table whenever one of `controls` changes."""
+
+    def refresh(*values: Any) -> tuple[Any, Any]:
+        figure, data = view(*values)
+        return figure, update_table(data)
+
+    gr.on([c.change for c in controls], refresh, list(controls), [plot, frame])

@@ -1,0 +1,288 @@
+"""The Space in a real browser: Debian's Chromium driven by Playwright, app served on 127.0.0.1.
+
+The app runs as `python leaderboard_space/app.py` would, over a real MEGA-Bench oracle run plus
+fabricated SimpleVQA, rating-track and hostile results, under an audit hook that logs any outside
+connection. Every page must show the expected models and numbers, sorting must reorder the
+overview, the sample browser must show responses as text, and the script payloads in the hostile
+result must run nothing. Screenshots go to `test-artifacts/leaderboard/`.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import urlopen
+
+import pytest
+
+from tests.leaderboard.fabricate import HOSTILE_MODEL, PAYLOAD, SIMPLEVQA_QUESTION
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian's Chromium is not installed (apt-get install chromium)", allow_module_level=True
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "leaderboard"
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MODELS = ("oracle", HOSTILE_MODEL, "svqa-strong", "svqa-weak", "arena-a", "arena-b", "arena-c")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(
+    results_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Path]]:
+    port = _free_port()
+    netlog = tmp_path_factory.mktemp("net") / "outside.log"
+    env = {
+        **os.environ,
+        "VLMSCOPE_RESULTS_DIR": str(results_dir),
+        "GRADIO_SERVER_NAME": "127.0.0.1",
+        "GRADIO_SERVER_PORT": str(port),
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": str(REPO),
+    }
+    env.pop("VLMSCOPE_RESULTS_REPO", None)
+    log = (tmp_path_factory.mktemp("app") / "app.log").open("w")
+    guard = Path(__file__).with_name("netguard.py")
+    app = REPO / "leaderboard_space" / "app.py"
+    proc = subprocess.Popen(
+        [sys.executable, str(guard), str(netlog), str(app)],
+        env=env,
+        stdout=log,
+        stderr=log,
+        cwd=REPO,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urlopen(url, timeout=2):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"the Space did not start: {Path(log.name).read_text()[-3000:]}")
+            time.sleep(0.3)
+    yield url, netlog
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+
+
+class Watched:
+    """The page plus everything it did that it must not do."""
+
+    def __init__(self, page: sync_api.Page) -> None:
+        self.page = page
+        self.dialogs: list[str] = []
+        self.outside: list[str] = []
+        page.on("dialog", self._dialog)
+        page.on("request", self._request)
+
+    def _dialog(self, dialog: sync_api.Dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def _request(self, request: sync_api.Request) -> None:
+        if (urlparse(request.url).hostname or "") not in ("127.0.0.1", "localhost") and not (
+            request.url.startswith(("data:", "blob:"))
+        ):
+            self.outside.append(request.url)
+
+
+@pytest.fixture(scope="module")
+def watched(server: tuple[str, Path]) -> Iterator[Watched]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(15_000)
+        seen = Watched(page)
+        page.goto(server[0], wait_until="networkidle")
+        page.wait_for_selector("#overview-table")
+        yield seen
+        browser.close()
+
+
+def tab(page: sync_api.Page, name: str) -> None:
+    page.get_by_role("tab", name=name).click()
+
+
+def shot(page: sync_api.Page, name: str) -> None:
+    page.wait_for_timeout(400)  # let plots finish drawing
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def lines(page: sync_api.Page, selector: str) -> list[str]:
+    return [
+        line.strip() for line in page.locator(selector).inner_text().splitlines() if line.strip()
+    ]
+
+
+def wait_for_text(page: sync_api.Page, selector: str, text: str, absent: str = "\0") -> None:
+    """Wait until the element shows `text` (and not `absent`): the server has answered."""
+    page.wait_for_function(
+        "([sel, text, absent]) => { const t = document.querySelector(sel).innerText;"
+        " return t.includes(text) && !t.includes(absent); }",
+        arg=[selector, text, absent],
+    )
+
+
+def wait_for_value(page: sync_api.Page, selector: str, text: str) -> None:
+    """Wait until the text box shows `text` in its value (model output is a value, not markup)."""
+    page.wait_for_function(
+        "([sel, text]) => { const box = document.querySelector(`${sel} textarea, ${sel} input`);"
+        " return box !== null && box.value.includes(text); }",
+        arg=[selector, text],
+    )
+
+
+def model_order(page: sync_api.Page) -> list[str]:
+    return [line for line in lines(page, "#overview-table") if line in MODELS]
+
+
+def choose(page: sync_api.Page, dropdown: str, option: str) -> None:
+    page.locator(f"{dropdown} input").click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def test_overview_shows_every_model_and_headline(watched: Watched) -> None:
+    page = watched.page
+    text = lines(page, "#overview-table")
+    for header in (
+        "MEGA-Bench overall",
+        "SimpleVQA F",
+        "VisionArena rating",
+        "Config hash",
+        "Failed",
+    ):
+        assert header in text
+    for number in ("85.71", "100", "73.68", "37.5", "1100", "+30.0 / -25.0"):
+        assert number in text
+    assert model_order(page) == list(
+        MODELS
+    )  # best first by MEGA-Bench, then SimpleVQA, then rating
+    shot(page, "overview")
+
+
+def test_sorting_changes_the_order(watched: Watched) -> None:
+    page = watched.page
+    header = page.locator("#overview-table thead th", has_text="SimpleVQA F").first
+    header.hover()
+    header.get_by_role("button", name="Open cell menu").click()
+    page.get_by_role("menuitem", name="Sort ascending").first.click()
+    page.wait_for_function(
+        "() => { const t = document.querySelector('#overview-table').innerText;"
+        " return t.indexOf('svqa-weak') < t.indexOf('svqa-strong'); }"
+    )
+    order = model_order(page)
+    assert order.index("svqa-weak") < order.index("svqa-strong")
+    assert order != list(MODELS)
+    shot(page, "overview_sorted")
+
+
+def test_megabench_page_compares_models_by_keyword(watched: Watched) -> None:
+    page = watched.page
+    tab(page, "MEGA-Bench")
+    page.wait_for_selector("#megabench-keywords")
+    assert "85.71" in lines(page, "#megabench-headline")
+    keywords = lines(page, "#megabench-keywords")
+    assert "Text Recognition (OCR)" in keywords and "66.67" in keywords
+    page.wait_for_selector(".js-plotly-plot .polarlayer .trace")  # the radar drew its polygons
+    page.locator("#megabench-dimension").get_by_text("Application").click()
+    wait_for_text(page, "#megabench-keywords", "Perception")
+    shot(page, "megabench")
+
+
+def test_simplevqa_page_breaks_down_with_intervals(watched: Watched) -> None:
+    page = watched.page
+    tab(page, "SimpleVQA")
+    page.wait_for_selector("#simplevqa-table")
+    overall = lines(page, "#simplevqa-table")
+    assert {"svqa-strong", "svqa-weak", "73.7", "F 95% CI"} <= set(overall)
+    page.locator("#simplevqa-breakdown").get_by_text("By language").click()
+    wait_for_text(page, "#simplevqa-table", "ZH")
+    page.wait_for_selector(".js-plotly-plot .errorbar")  # bars carry their intervals
+    shot(page, "simplevqa")
+
+
+def test_rating_page_toggles_style_control_and_category(watched: Watched) -> None:
+    page = watched.page
+    tab(page, "VisionArena")
+    table = "#visionarena-table"
+    page.wait_for_selector(table)
+    assert lines(page, table)[lines(page, table).index("arena-a") + 1] == "1100"
+    page.locator("#visionarena-style input").check()
+    wait_for_text(page, table, "1060", absent="arena-c")  # arena-c has no style-controlled rating
+    assert [m for m in lines(page, table) if m.startswith("arena-")] == ["arena-b", "arena-a"]
+    shot(page, "visionarena_style_control")
+    page.locator("#visionarena-style input").uncheck()
+    choose(page, "#visionarena-category", "ocr")
+    wait_for_text(page, table, "1090")
+    shot(page, "visionarena_ocr")
+
+
+def test_sample_browser_shows_response_prompt_and_scores(watched: Watched) -> None:
+    page = watched.page
+    tab(page, "Samples")
+    choose(page, "#samples-model", "oracle")
+    choose(page, "#samples-task", "sample_single_answer")
+    wait_for_value(page, "#samples-reference", '"Answer": "B"')
+    assert page.locator("#samples-response textarea").input_value().strip()
+    assert "<image 1" in page.locator("#samples-prompt textarea").input_value()
+    assert page.locator("img").count() >= 1  # the rebuilt prompt's image
+    assert "query_score" in lines(page, "#samples-scores")
+    shot(page, "samples_oracle")
+    choose(page, "#samples-track", "simplevqa")
+    wait_for_value(page, "#samples-response", "圆形")
+    assert SIMPLEVQA_QUESTION in page.locator("#samples-prompt textarea").input_value()
+    shot(page, "samples_simplevqa")
+    choose(page, "#samples-track", "megabench")
+
+
+def test_hostile_output_is_shown_as_text_and_runs_nothing(
+    watched: Watched, server: tuple[str, Path]
+) -> None:
+    page = watched.page
+    choose(page, "#samples-model", HOSTILE_MODEL)
+    wait_for_value(page, "#samples-response", "<script>")
+    assert page.locator("#samples-response textarea").input_value() == PAYLOAD
+    assert page.locator("#samples-parsed textarea").input_value() == PAYLOAD
+    assert PAYLOAD in page.locator("#samples-judge textarea").input_value()
+    choose(page, "#samples-sample", "hostile/1  (score 0.00)  [request_failed]")
+    wait_for_value(page, "#samples-status", "request_failed")
+    shot(page, "samples_hostile")
+    tab(page, "Overview")
+    tab(page, "MEGA-Bench")
+    page.wait_for_timeout(500)
+    assert watched.dialogs == []
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("img[src='x']").count() == 0
+    assert watched.outside == []
+    netlog = server[1]
+    assert not netlog.exists() or netlog.read_text() == ""

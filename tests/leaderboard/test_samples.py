@@ -1,0 +1,78 @@
+"""Sample browser records: tasks, choices, the views of real and hostile rows, and prompts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.leaderboard.fabricate import HOSTILE_MODEL, HOSTILE_TASK, PAYLOAD
+from vlmscope.leaderboard import samples as sv
+from vlmscope.leaderboard.prompts import prompt_data_dirs, prompt_view
+from vlmscope.leaderboard.safe_html import as_text, plain_label
+from vlmscope.leaderboard.store import ResultStore
+
+
+def test_tasks_and_choices_of_a_real_run(store: ResultStore) -> None:
+    rows = store.details("megabench", "oracle")
+    tasks = sv.task_names(rows)
+    assert tasks[0] == sv.ALL_TASKS and {"sample_single_answer", "sample_open_judge"} <= set(tasks)
+    choices = sv.sample_choices(rows, "sample_open_judge")
+    assert [value for _, value in choices] == ["sample_open_judge/0", "sample_open_judge/1"]
+    assert choices[0][0].endswith("[judge_missing]")
+    assert len(sv.sample_choices(rows, sv.ALL_TASKS)) == len(rows) == 14
+
+
+def test_view_of_an_oracle_sample(store: ResultStore) -> None:
+    row = sv.find_sample(store.details("megabench", "oracle"), "sample_min_multi_image/0")
+    assert row is not None
+    view = sv.sample_view(row)
+    assert view.status == "status: ok; outcome: ok"
+    assert '"sum": "7"' in view.reference and '"product": "12"' in view.reference
+    scores = dict(zip(view.scores["Score"], view.scores["Value"], strict=True))
+    assert scores == {"field:product": 1.0, "field:sum": 1.0, "query_score": 1.0}
+    judged = sv.sample_view(
+        sv.find_sample(store.details("megabench", "oracle"), "sample_open_judge/0")
+    )
+    assert "judge problem: no judge configured" in judged.judge
+
+
+def test_hostile_text_is_kept_verbatim_for_a_text_box(store: ResultStore) -> None:
+    rows = store.details("megabench", HOSTILE_MODEL)
+    assert sv.task_names(rows) == [sv.ALL_TASKS, HOSTILE_TASK]
+    view = sv.sample_view(rows[0])
+    assert view.response == PAYLOAD and view.parsed == PAYLOAD
+    assert PAYLOAD in view.judge and "response_unparseable" in view.status
+    failed = sv.sample_view(rows[1])
+    assert "request_failed" in failed.status and PAYLOAD in failed.status
+
+
+def test_control_characters_are_made_visible_and_labels_escaped() -> None:
+    assert as_text("a\x16b\tc\nd\x7f") == "a\u2416b\tc\nd\u2421"
+    assert as_text({"k": "v"}) == '{\n  "k": "v"\n}' and as_text(None) == ""
+    assert plain_label("<b>x</b> & y") == "&lt;b&gt;x&lt;/b&gt; &amp; y"
+
+
+def test_megabench_prompt_is_rebuilt_with_its_images(store: ResultStore) -> None:
+    data = prompt_data_dirs({})
+    assert set(data) == {"megabench", "simplevqa"}  # the shipped samples, in a checkout
+    row = sv.find_sample(store.details("megabench", "oracle"), "sample_min_multi_image/0")
+    shown = prompt_view("megabench", sv.sample_view(row).meta, data)
+    assert shown.note.startswith("rebuilt from the megabench data")
+    assert len(shown.images) >= 2 and shown.text.count("<image ") == len(shown.images)
+    assert all(image.size[0] > 0 for image, _ in shown.pil_images())
+
+
+def test_simplevqa_prompt_is_rebuilt_from_the_data_id(store: ResultStore) -> None:
+    meta = sv.sample_view(store.details("simplevqa", "svqa-weak")[0]).meta
+    shown = prompt_view("simplevqa", meta, prompt_data_dirs({}))
+    assert shown.text.startswith("<image 1: 0.") and meta["question"] in shown.text
+    assert len(shown.images) == 1
+
+
+def test_prompt_falls_back_to_meta_or_says_it_is_missing(tmp_path: Path) -> None:
+    dirs = prompt_data_dirs({"VLMSCOPE_MEGABENCH_DATA": str(tmp_path)})
+    assert dirs["megabench"] == tmp_path
+    unknown_row = {"task_name": "nope", "row_id": "1"}
+    assert prompt_view("megabench", unknown_row, dirs).text == ""  # no data there: no prompt
+    question = prompt_view("simplevqa", {"question": "What is shown?", "data_id": -5}, dirs)
+    assert question.text == "What is shown?" and "images not available" in question.note
+    assert prompt_view("other", {}, dirs).note.startswith("prompt not available")

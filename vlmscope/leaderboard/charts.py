@@ -1,0 +1,100 @@
+"""Plotly figures for the track pages: keyword radars and bars with confidence intervals.
+
+Each takes the page's already-shaped data, so what a chart shows is what the table beside it
+lists; every label from the data goes through `plain_label` (no markup reaches Plotly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from vlmscope.leaderboard.rating_view import Rating
+from vlmscope.leaderboard.safe_html import plain_label
+from vlmscope.leaderboard.simplevqa_view import RatePoint
+
+HEIGHT = 440
+_LAYOUT = {
+    "height": HEIGHT,
+    "margin": {"t": 50, "b": 40, "l": 40, "r": 40},
+    "template": "plotly_white",
+}
+
+
+def keyword_radar(frame: pd.DataFrame, models: Sequence[str], title: str) -> go.Figure:
+    """One closed polygon per model over the keywords of `frame` (a `keyword_frame`)."""
+    keywords = [plain_label(k) for k in frame["Keyword"]]
+    figure = go.Figure()
+    for model in models:
+        if model not in frame.columns or not keywords:
+            continue
+        values = [None if pd.isna(v) else float(v) for v in frame[model]]
+        figure.add_trace(
+            go.Scatterpolar(
+                r=[*values, values[0]],
+                theta=[*keywords, keywords[0]],
+                fill="toself",
+                opacity=0.6,
+                name=plain_label(model),
+            )
+        )
+    figure.update_layout(
+        title=plain_label(title), polar={"radialaxis": {"range": [0, 100]}}, **_LAYOUT
+    )
+    return figure
+
+
+def rating_bars(ratings: Mapping[str, Rating], title: str) -> go.Figure:
+    """Ratings best first, each bar with its 95% interval as an asymmetric error bar."""
+    ordered = sorted(ratings.items(), key=lambda kv: -kv[1].rating)
+    values = [r.rating for _, r in ordered]
+    figure = go.Figure(
+        go.Bar(
+            x=[plain_label(m) for m, _ in ordered],
+            y=values,
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": [r.upper - r.rating for _, r in ordered],
+                "arrayminus": [r.rating - r.lower for _, r in ordered],
+            },
+        )
+    )
+    low = min((r.lower for _, r in ordered), default=0.0)
+    high = max((r.upper for _, r in ordered), default=1.0)
+    pad = 0.1 * (high - low) or 10.0
+    figure.update_layout(
+        title=plain_label(title),
+        yaxis={"range": [low - pad, high + pad], "title": "rating"},
+        **_LAYOUT,
+    )
+    return figure
+
+
+def rate_bars(points: Sequence[RatePoint], metric: str, title: str) -> go.Figure:
+    """Grouped bars: one trace per model, one group per breakdown value, 95% intervals."""
+    figure = go.Figure()
+    for model in dict.fromkeys(p.model for p in points):
+        mine = [p for p in points if p.model == model]
+        figure.add_trace(
+            go.Bar(
+                name=plain_label(model),
+                x=[plain_label(p.group) for p in mine],
+                y=[p.value for p in mine],
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [(p.upper - p.value) if p.upper is not None else 0 for p in mine],
+                    "arrayminus": [(p.value - p.lower) if p.lower is not None else 0 for p in mine],
+                },
+            )
+        )
+    figure.update_layout(
+        title=plain_label(title),
+        barmode="group",
+        yaxis={"range": [0, 100], "title": f"{metric} (%)"},
+        **_LAYOUT,
+    )
+    return figure

@@ -1,0 +1,106 @@
+"""Where result datasets come from, and reading them without writing or wandering.
+
+The Space reads one results location: a local folder (`VLMSCOPE_RESULTS_DIR`, default `results/`)
+or a Hub dataset repo (`VLMSCOPE_RESULTS_REPO`, fetched with `snapshot_download`). Every folder
+and file it opens is resolved and checked to lie inside that location, so neither a symlink in
+the data nor a value sent from the page can make it read anything else. Parquet is read with
+pyarrow directly: `load_dataset` would write an Arrow cache, and the Space never writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+RESULTS_DIR_ENV = "VLMSCOPE_RESULTS_DIR"
+RESULTS_REPO_ENV = "VLMSCOPE_RESULTS_REPO"
+RESULTS_REVISION_ENV = "VLMSCOPE_RESULTS_REVISION"
+DEFAULT_RESULTS_DIR = "results"
+SPLIT = "test"  # the split `vlmscope.hub_export.export_folder` writes
+
+Downloader = Callable[..., str]
+
+
+class OutsideResults(ValueError):
+    """A path that resolves outside the configured results location."""
+
+
+@dataclass(frozen=True)
+class ResultsLocation:
+    """Where to look (`root`) and what may be opened (`boundary`).
+
+    They differ for a Hub snapshot: its files are symlinks into the cache's `blobs/`, a sibling
+    of `snapshots/`, so the boundary is the repo's cache folder rather than the snapshot.
+    """
+
+    root: Path
+    boundary: Path
+    source: str
+
+    @classmethod
+    def local(cls, folder: str | Path) -> ResultsLocation:
+        root = Path(folder).resolve()
+        # only the folder's name: a visitor has no business knowing the server's paths
+        return cls(root=root, boundary=root, source=f"folder {root.name}")
+
+
+def location_from_env(
+    env: Mapping[str, str], *, download: Downloader | None = None
+) -> ResultsLocation:
+    """The Hub repo named by `VLMSCOPE_RESULTS_REPO` if set, else the local results folder."""
+    repo_id = env.get(RESULTS_REPO_ENV, "").strip()
+    if not repo_id:
+        return ResultsLocation.local(env.get(RESULTS_DIR_ENV) or DEFAULT_RESULTS_DIR)
+    if download is None:
+        from huggingface_hub import snapshot_download
+
+        download = snapshot_download
+    revision = env.get(RESULTS_REVISION_ENV) or None
+    snapshot = Path(download(repo_id, repo_type="dataset", revision=revision)).resolve()
+    # HF cache layout: <cache>/datasets--org--name/snapshots/<sha>; files link into ../../blobs
+    in_cache = snapshot.parent.name == "snapshots"
+    boundary = snapshot.parents[1] if in_cache else snapshot
+    return ResultsLocation(root=snapshot, boundary=boundary, source=f"Hub dataset {repo_id}")
+
+
+def inside(location: ResultsLocation, path: Path) -> Path:
+    """`path` resolved, or `OutsideResults` if it leaves the location (symlinks followed)."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(location.boundary):
+        raise OutsideResults(f"{path} is outside the results location")
+    return resolved
+
+
+def find_result_folders(location: ResultsLocation) -> list[Path]:
+    """Every folder under the root holding a `summary` config: one per (model, track) run.
+
+    Symlinked folders are not followed, and a result folder's own subfolders are not searched.
+    """
+    if not location.root.is_dir():
+        return []
+    found = []
+    for current, subdirs, _files in os.walk(location.root, followlinks=False):
+        folder = Path(current)
+        if _config_files(folder, "summary"):
+            found.append(inside(location, folder))
+            subdirs.clear()
+        else:
+            subdirs.sort()
+    return sorted(found)
+
+
+def read_config_rows(location: ResultsLocation, folder: Path, config: str) -> list[dict[str, Any]]:
+    """All rows of one config of a result folder, every shard checked to lie inside the location."""
+    rows: list[dict[str, Any]] = []
+    for path in _config_files(inside(location, folder), config):
+        rows.extend(pq.read_table(inside(location, path)).to_pylist())
+    return rows
+
+
+def _config_files(folder: Path, config: str) -> list[Path]:
+    return sorted((folder / config).glob(f"{SPLIT}-*.parquet"))

@@ -1,0 +1,88 @@
+"""MEGA-Bench page data: headline scores and the keyword breakdown over five dimensions.
+
+The breakdown is the official `summary_and_keyword_stats` (paper Sec. 4, Fig. 5): per keyword
+of a dimension, the mean task score and how many tasks carry it. The single-image subset has its
+own copy under `single_image`. Scores are shown as percentages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from vlmscope.leaderboard.records import SummaryRecord
+from vlmscope.leaderboard.values import number_at, percent
+
+TRACK = "megabench"
+DIMENSIONS: dict[str, str] = {
+    "skills": "Skills",
+    "input_format": "Input format",
+    "output_format": "Output format",
+    "input_num": "Number of visual inputs",
+    "app": "Application",
+}
+HEADLINE_COLUMNS = ["Model", "Overall", "Core", "Open", "Single-image overall", "Core setting"]
+
+
+def megabench_records(records: Sequence[SummaryRecord]) -> dict[str, SummaryRecord]:
+    return {r.model: r for r in records if r.track == TRACK}
+
+
+def default_models(records: Mapping[str, SummaryRecord], n: int = 3) -> list[str]:
+    """The top `n` models by overall score: the comparison a visitor most likely wants."""
+    ranked = sorted(records, key=lambda m: -(number_at(records[m].scores, "overall") or -1.0))
+    return ranked[:n]
+
+
+def headline_frame(records: Mapping[str, SummaryRecord]) -> pd.DataFrame:
+    rows = [
+        [
+            model,
+            percent(number_at(r.scores, "overall")),
+            percent(number_at(r.scores, "core")),
+            percent(number_at(r.scores, "open")),
+            percent(number_at(r.scores, "single_image_overall")),
+            str(r.scores.get("core_setting", "")),
+        ]
+        for model, r in records.items()
+    ]
+    frame = pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
+    return frame.sort_values("Overall", ascending=False, na_position="last").reset_index(drop=True)
+
+
+def keyword_stats(scores: Mapping[str, Any], *, single_image: bool) -> Mapping[str, Any]:
+    """The `keyword_stats` block of the full benchmark or of its single-image subset."""
+    block = scores.get("single_image" if single_image else "summary_and_keyword_stats")
+    stats = block.get("keyword_stats") if isinstance(block, Mapping) else None
+    return stats if isinstance(stats, Mapping) else {}
+
+
+def keyword_frame(
+    records: Mapping[str, SummaryRecord],
+    models: Sequence[str],
+    dimension: str,
+    *,
+    single_image: bool = False,
+) -> pd.DataFrame:
+    """Rows: the dimension's keywords (first-seen order); columns: task count, then each model."""
+    per_model: dict[str, Mapping[str, Any]] = {}
+    for model in models:
+        if model in records:
+            dim = keyword_stats(records[model].scores, single_image=single_image).get(dimension)
+            per_model[model] = dim if isinstance(dim, Mapping) else {}
+    keywords: dict[str, int] = {}
+    for stats in per_model.values():
+        for keyword, entry in stats.items():
+            count = number_at(entry, "count")
+            keywords.setdefault(str(keyword), int(count) if count is not None else 0)
+    rows = [
+        [
+            keyword,
+            count,
+            *(percent(number_at(per_model[m].get(keyword), "average_score")) for m in per_model),
+        ]
+        for keyword, count in keywords.items()
+    ]
+    return pd.DataFrame(rows, columns=["Keyword", "Tasks", *per_model])

@@ -1,0 +1,113 @@
+"""SimpleVQA page data: CO / NA / IN / CGA / F with 95% CIs, overall and by group.
+
+The track's summary holds a factuality table (`F`, `CO`, `CGA`, `NA`, `IN`, `n_graded`,
+`n_judge_unparseable`, `ci95: {metric: [lower, upper]}`) under `overall` and one per group under
+`by_language`, `by_task_category` and `by_domain` (paper Sec. 3, Figs. 4-6). Keys that are
+missing show as empty cells, so an older or partial summary still renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from vlmscope.leaderboard.records import SummaryRecord
+from vlmscope.leaderboard.values import MISSING, is_number, number_at, percent
+
+TRACK = "simplevqa"
+METRICS = ("CO", "NA", "IN", "CGA", "F")  # the paper's column order
+BREAKDOWNS: dict[str, str] = {
+    "Overall": "overall",
+    "By language": "by_language",
+    "By task category": "by_task_category",
+    "By domain": "by_domain",
+}
+OVERALL_GROUP = "all"
+
+
+@dataclass(frozen=True)
+class RatePoint:
+    """One bar: a model's rate in a group, in percent, with its 95% interval (None if absent)."""
+
+    model: str
+    group: str
+    value: float
+    lower: float | None
+    upper: float | None
+
+
+def simplevqa_records(records: Sequence[SummaryRecord]) -> dict[str, SummaryRecord]:
+    return {r.model: r for r in records if r.track == TRACK}
+
+
+def groups_of(scores: Mapping[str, Any], breakdown: str) -> dict[str, Mapping[str, Any]]:
+    """The factuality tables of one breakdown, by group name."""
+    key = BREAKDOWNS.get(breakdown, breakdown)
+    if key == "overall":
+        table = scores.get("overall")
+        return {OVERALL_GROUP: table if isinstance(table, Mapping) else scores}
+    groups = scores.get(key)
+    if not isinstance(groups, Mapping):
+        return {}
+    return {str(g): t for g, t in groups.items() if isinstance(t, Mapping)}
+
+
+def interval(table: Mapping[str, Any], metric: str) -> tuple[float, float] | None:
+    ci = table.get("ci95")
+    bounds = ci.get(metric) if isinstance(ci, Mapping) else None
+    if isinstance(bounds, list | tuple) and len(bounds) == 2 and all(map(is_number, bounds)):
+        return float(bounds[0]), float(bounds[1])
+    return None
+
+
+def factuality_frame(records: Mapping[str, SummaryRecord], breakdown: str) -> pd.DataFrame:
+    """One row per (model, group): counts, then each metric in percent beside its 95% CI."""
+    columns = ["Model", "Group", "Graded", "Unparseable"]
+    for metric in METRICS:
+        columns += [metric, f"{metric} 95% CI"]
+    rows = []
+    for model, record in records.items():
+        for group, table in groups_of(record.scores, breakdown).items():
+            row: list[object] = [
+                model,
+                group,
+                _count(table, "n_graded"),
+                _count(table, "n_judge_unparseable"),
+            ]
+            for metric in METRICS:
+                bounds = interval(table, metric)
+                ci = f"{100 * bounds[0]:.1f} - {100 * bounds[1]:.1f}" if bounds else ""
+                row += [percent(number_at(table, metric), 1), ci]
+            rows.append(row)
+    return pd.DataFrame(rows, columns=columns)
+
+
+def rate_points(
+    records: Mapping[str, SummaryRecord], breakdown: str, metric: str
+) -> list[RatePoint]:
+    """The bars of the chart: one metric for every model and group, with intervals."""
+    points = []
+    for model, record in records.items():
+        for group, table in groups_of(record.scores, breakdown).items():
+            value = number_at(table, metric)
+            if value is None:
+                continue
+            bounds = interval(table, metric)
+            points.append(
+                RatePoint(
+                    model,
+                    group,
+                    100 * value,
+                    100 * bounds[0] if bounds else None,
+                    100 * bounds[1] if bounds else None,
+                )
+            )
+    return points
+
+
+def _count(table: Mapping[str, Any], key: str) -> float:
+    value = number_at(table, key)
+    return MISSING if value is None else int(value)
