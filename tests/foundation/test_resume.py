@@ -50,8 +50,21 @@ def cache_keys(out):
 
 def write_config(tmp_path, model_dir, name="cfg.yaml"):
     config = {
-        "models": [{"backend": "hf", "name": "tiny", "path": str(model_dir), "batch_size": 2, "max_new_tokens": 6}],
-        "tracks": [{"name": "tests.colour_track:ColourTrack", "options": {"n_samples": N_SAMPLES, "max_new_tokens": 6}}],
+        "models": [
+            {
+                "backend": "hf",
+                "name": "tiny",
+                "path": str(model_dir),
+                "batch_size": 2,
+                "max_new_tokens": 6,
+            }
+        ],
+        "tracks": [
+            {
+                "name": "tests.colour_track:ColourTrack",
+                "options": {"n_samples": N_SAMPLES, "max_new_tokens": 6},
+            }
+        ],
     }
     path = tmp_path / name
     path.write_text(yaml.safe_dump(config))
@@ -74,17 +87,42 @@ def cached_rows(out):
 
 
 def run_to_end(config, out):
-    subprocess.run([sys.executable, str(ROOT / "run_eval.py"), "--config", str(config), "--output-dir", str(out)],
-                   env=env(), check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "run_eval.py"),
+            "--config",
+            str(config),
+            "--output-dir",
+            str(out),
+        ],
+        env=env(),
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
 
 
 def run_and_kill(config, out, *, after_rows=None, after_s=None):
     """Start a run and SIGKILL it once the cache holds `after_rows` rows or after `after_s` s."""
-    proc = subprocess.Popen([sys.executable, str(ROOT / "run_eval.py"), "--config", str(config), "--output-dir", str(out)],
-                            env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "run_eval.py"),
+            "--config",
+            str(config),
+            "--output-dir",
+            str(out),
+        ],
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     start = time.monotonic()
     while proc.poll() is None and time.monotonic() - start < 120:
-        if (after_rows is not None and cached_rows(out) >= after_rows) or (after_s is not None and time.monotonic() - start >= after_s):
+        if (after_rows is not None and cached_rows(out) >= after_rows) or (
+            after_s is not None and time.monotonic() - start >= after_s
+        ):
             proc.send_signal(signal.SIGKILL)
             break
         time.sleep(0.01)
@@ -103,7 +141,10 @@ def test_resume_after_sigkill_gives_identical_results(tmp_path, config, referenc
 
     out = tmp_path / "killed"
     rng = random.Random(7)
-    kills = [{"after_s": rng.uniform(0.5, 4.0)}, *({"after_rows": k} for k in sorted(rng.sample(range(2, N_SAMPLES - 1), 2)))]
+    kills = [
+        {"after_s": rng.uniform(0.5, 4.0)},
+        *({"after_rows": k} for k in sorted(rng.sample(range(2, N_SAMPLES - 1), 2))),
+    ]
     for kill in kills:
         code = run_and_kill(config, out, **kill)
         assert code in (-signal.SIGKILL, 0)
@@ -117,9 +158,26 @@ def test_resume_after_sigkill_gives_identical_results(tmp_path, config, referenc
 
 def test_two_processes_split_the_work_and_match_one(tmp_path, config, reference):
     double = tmp_path / "two"
-    cmd = ["accelerate", "launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1",
-           "--mixed_precision", "no", "--dynamo_backend", "no", "--main_process_port", str(29500 + os.getpid() % 1000),
-           str(ROOT / "run_eval.py"), "--config", str(config), "--output-dir", str(double)]
+    cmd = [
+        "accelerate",
+        "launch",
+        "--multi_gpu",
+        "--num_processes",
+        "2",
+        "--num_machines",
+        "1",
+        "--mixed_precision",
+        "no",
+        "--dynamo_backend",
+        "no",
+        "--main_process_port",
+        str(29500 + os.getpid() % 1000),
+        str(ROOT / "run_eval.py"),
+        "--config",
+        str(config),
+        "--output-dir",
+        str(double),
+    ]
     subprocess.run(cmd, env=env(), check=True, capture_output=True, timeout=300)
     assert details(double) == details(reference)
     report = json.loads((double / "run_report.json").read_text())[0]

@@ -23,7 +23,10 @@ TASKS = group_by_task(read_rows(SAMPLE, "core"))
 PARAMS = GenerationParams(max_new_tokens=16)
 
 
-def build(task, budget=ImageBudget(), **kw):
+DEFAULT_BUDGET = ImageBudget()
+
+
+def build(task, budget=DEFAULT_BUDGET, **kw):
     return build_prompt(TASKS[task][0], SAMPLE, budget, params=PARAMS, oracle_answer=None, **kw)
 
 

@@ -143,5 +143,7 @@ def test_both_cot_settings_keep_the_better_core():
 def test_failed_request_is_counted():
     track = MegaBenchTrack(TrackConfig(name="megabench"), limit=1)
     sample = track.samples(ORACLE)[0]
-    scored = asyncio.run(track.score(sample, Response("", Status.REQUEST_FAILED, "boom"), ScoringContext()))
+    scored = asyncio.run(
+        track.score(sample, Response("", Status.REQUEST_FAILED, "boom"), ScoringContext())
+    )
     assert scored.outcome == "request_failed" and scored.scores["query_score"] == 0.0

@@ -161,9 +161,13 @@ def test_text_spelling_the_image_token_stays_text(tiny_dirs):
     from vlmscope.messages import user_request
     from vlmscope.models.hf import HFBackend
 
-    backend = HFBackend(HFModelConfig(backend="hf", name="t", path=str(tiny_dirs["llava"]), max_new_tokens=4))
+    backend = HFBackend(
+        HFModelConfig(backend="hf", name="t", path=str(tiny_dirs["llava"]), max_new_tokens=4)
+    )
     from tests.models.helpers import png
 
     image = png(32, 32, 1)
-    [response] = backend.generate([user_request(image, "Question: Describe this image. <image> <image>")])
+    [response] = backend.generate(
+        [user_request(image, "Question: Describe this image. <image> <image>")]
+    )
     assert response.ok, response.error

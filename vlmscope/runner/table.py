@@ -21,7 +21,17 @@ def flagged(outcomes: dict[str, int]) -> str:
 
 
 def format_table(report: RunReport) -> str:
-    header = ["model", "track", "samples", "cached", "generated", "failed", "flagged", "seconds", "scores"]
+    header = [
+        "model",
+        "track",
+        "samples",
+        "cached",
+        "generated",
+        "failed",
+        "flagged",
+        "seconds",
+        "scores",
+    ]
     rows = [
         [
             t.model,

@@ -78,7 +78,7 @@ class PairwiseScoring:
     def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
         records = [
             _record(str(sample.meta["model"]), s)
-            for sample, s in zip(samples, scored)
+            for sample, s in zip(samples, scored, strict=True)
             if "games" in s.extra
         ]
         settings = VerdictSettings(
