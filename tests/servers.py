@@ -1,0 +1,312 @@
+"""Local OpenAI-compatible servers for tests: a scripted stub and a real `transformers serve`.
+
+`OpenAIStub` answers `/v1/chat/completions` by calling a replier with each call (its parsed body,
+its headers, and how many times this exact conversation has been seen), so a test can script
+faults per request (429 then success, a hang, garbled JSON) independent of arrival order. It is
+a plain asyncio HTTP/1.1 server on 127.0.0.1 with an ephemeral port, in a daemon thread, and it
+keeps what a test needs to assert on: every call, and the most calls it ever held at once.
+
+`transformers_serve` starts the real server on a local model directory, offline;
+`tiny_llava_served` builds a tiny random-weight Llava and serves it (for a module fixture).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from vlmscope.models.loop_thread import LoopThread
+from vlmscope.models.tiny import ensure_tiny_model
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer: a completion carrying `text`, or a fault."""
+
+    text: str = "ok"
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes | None = None  # sent instead of a completion (an error body, garbled JSON)
+    delay_s: float = 0.0  # wait this long before answering (on top of the stub's latency)
+    hang_up: bool = False  # close the connection without answering
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request as the stub saw it."""
+
+    body: dict[str, Any] | None  # None when the body is not JSON
+    headers: dict[str, str]  # names lower-cased
+    prompt: str  # the text of the last message, for repliers that key on it
+    attempt: int  # 1 the first time this exact conversation arrives, 2 on its retry, ...
+    arrived: float  # time.monotonic()
+
+
+Replier = Callable[[Call], "Reply | str"]
+
+
+def echo(call: Call) -> Reply:
+    """The default replier: answers with the prompt, so a test can match replies to requests."""
+    return Reply(text=f"echo: {call.prompt}")
+
+
+class OpenAIStub:
+    """`with OpenAIStub(replier) as stub:` serves at `stub.base_url` until the block ends."""
+
+    def __init__(self, replier: Replier = echo, *, latency_s: float = 0.0) -> None:
+        self.replier = replier
+        self.latency_s = latency_s
+        self.calls: list[Call] = []
+        self.max_in_flight = 0
+        self._in_flight = 0
+        self._seen: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self._loop = LoopThread("openai-stub")
+        self._server: asyncio.Server | None = None
+        self.port = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def __enter__(self) -> OpenAIStub:
+        self._server = self._loop.run(asyncio.start_server(self._connection, "127.0.0.1", 0))
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._server is not None:
+            self._loop.run(_close(self._server))  # asyncio objects are not thread-safe
+        self._loop.stop()  # cancels the connections still open
+
+    def calls_for(self, prompt: str) -> list[Call]:
+        return [c for c in self.calls if c.prompt == prompt]
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve requests on one keep-alive connection until the client closes it."""
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                request_line, *lines = head.decode("latin-1").rstrip("\r\n").split("\r\n")
+                headers = dict(_header(line) for line in lines if ":" in line)
+                raw = await reader.readexactly(int(headers.get("content-length", "0")))
+                path = request_line.split(" ")[1]
+                if not await self._respond(path, headers, raw, reader, writer):
+                    return
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
+            return  # the client left, or the stub is stopping
+        finally:
+            writer.close()
+
+    async def _respond(
+        self,
+        path: str,
+        headers: dict[str, str],
+        raw: bytes,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+    ) -> bool:
+        """Answer one request; False when the connection must be dropped."""
+        if path.rstrip("/") == "/v1/models":
+            await _write(writer, 200, {}, json.dumps({"object": "list", "data": []}).encode())
+            return True
+        if path.rstrip("/") != "/v1/chat/completions":
+            await _write(writer, 404, {}, b'{"error": "not found"}')
+            return True
+        call = self._record(raw, headers)
+        with self._lock:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+        try:
+            try:
+                reply = self.replier(call)
+            except Exception as err:  # a bug in a test's replier shows up as a 500 saying so
+                reply = Reply(status=500, body=f"stub replier failed: {err!r}".encode())
+            reply = Reply(text=reply) if isinstance(reply, str) else reply
+            if await _client_left_within(reader, self.latency_s + reply.delay_s) or reply.hang_up:
+                return False
+            body = reply.body if reply.body is not None else _completion(call, reply.text)
+            await _write(writer, reply.status, reply.headers, body)
+            return True
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def _record(self, raw: bytes, headers: dict[str, str]) -> Call:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = None
+        messages = body.get("messages", []) if isinstance(body, dict) else []
+        conversation = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
+        with self._lock:
+            self._seen[conversation] += 1
+            call = Call(
+                body, headers, _last_text(messages), self._seen[conversation], time.monotonic()
+            )
+            self.calls.append(call)
+        return call
+
+
+async def _client_left_within(reader: asyncio.StreamReader, delay_s: float) -> bool:
+    """Wait `delay_s`; True as soon as the client closes the connection (it gave up waiting).
+
+    A client sends nothing more on a connection while it awaits the answer, so any read that
+    returns is the end of the stream. Noticing it keeps `max_in_flight` to requests someone
+    still waits for, as a real server's would be.
+    """
+    if delay_s <= 0:
+        return False
+    try:
+        await asyncio.wait_for(reader.read(1), timeout=delay_s)
+    except asyncio.TimeoutError:
+        return False
+    return True
+
+
+async def _close(server: asyncio.Server) -> None:
+    server.close()
+
+
+def _header(line: str) -> tuple[str, str]:
+    name, value = line.split(":", 1)
+    return name.strip().lower(), value.strip()
+
+
+def _last_text(messages: list[Any]) -> str:
+    if not messages:
+        return ""
+    content = messages[-1].get("content", "")
+    if isinstance(content, str):
+        return content
+    return "".join(p.get("text", "") for p in content if p.get("type") == "text")
+
+
+def _completion(call: Call, text: str) -> bytes:
+    """A chat completion whose usage counts words (prompt) and 16 tokens per image."""
+    messages = (call.body or {}).get("messages", [])
+    words = images = 0
+    for message in messages:
+        content = message.get("content", "")
+        parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        words += sum(len(p.get("text", "").split()) for p in parts if p.get("type") == "text")
+        images += sum(1 for p in parts if p.get("type") == "image_url")
+    usage = {"prompt_tokens": words + 16 * images, "completion_tokens": len(text.split())}
+    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+    return json.dumps({
+        "id": f"stub-{len(text)}",
+        "object": "chat.completion",
+        "model": (call.body or {}).get("model", ""),
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                     "finish_reason": "stop"}],
+        "usage": usage,
+    }).encode()  # fmt: skip
+
+
+async def _write(
+    writer: asyncio.StreamWriter, status: int, headers: Mapping[str, str], body: bytes
+) -> None:
+    lines = [f"HTTP/1.1 {status} Stub", "Content-Type: application/json",
+             f"Content-Length: {len(body)}", *(f"{k}: {v}" for k, v in headers.items())]  # fmt: skip
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+    await writer.drain()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def transformers_serve(
+    model_dir: Path, workdir: Path, *, start_timeout_s: float = 120.0
+) -> Iterator[str]:
+    """Run `transformers serve MODEL_DIR` offline on CPU; yields its base URL (".../v1").
+
+    The server is pinned to `model_dir`: requests must name exactly `str(model_dir)` as model.
+    Its HF_HOME is a fresh directory with `hub/` in it (without one the server answers 500).
+    Raises RuntimeError with the server's output if it exits or does not answer in time.
+    """
+    hf_home = workdir / "hf_home"
+    (hf_home / "hub").mkdir(parents=True, exist_ok=True)
+    log_path = workdir / "serve.log"
+    port = free_port()
+    env = {**os.environ, "HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
+           "HF_HUB_DISABLE_UPDATE_CHECK": "1", "TOKENIZERS_PARALLELISM": "false"}  # fmt: skip
+    command = [sys.executable, "-m", "transformers.cli.transformers", "serve", str(model_dir),
+               "--host", "127.0.0.1", "--port", str(port), "--device", "cpu"]  # fmt: skip
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        _wait_until_up(process, base_url, log_path, start_timeout_s)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@dataclass(frozen=True)
+class Served:
+    base_url: str  # ".../v1"
+    model: str  # the `model` every request must name: the served directory, exactly
+
+
+@contextlib.contextmanager
+def tiny_llava_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`transformers serve` on a tiny Llava (16 image tokens per image); for a fixture:
+
+        @pytest.fixture(scope="module")
+        def served(tmp_path_factory):
+            with tiny_llava_served(tmp_path_factory) as served:
+                yield served
+
+    Skips the test, saying why, only when the serving extras are not installed.
+    """
+    from transformers.utils.import_utils import is_serve_available
+
+    if not is_serve_available():
+        pytest.skip("transformers serve needs fastapi, uvicorn, pydantic and openai installed")
+    work = tmp_path_factory.mktemp("serve")
+    model_dir = ensure_tiny_model(work / "tiny_llava", "llava")
+    with transformers_serve(model_dir, work) as base_url:
+        yield Served(base_url, str(model_dir))
+
+
+def _wait_until_up(
+    process: subprocess.Popen[bytes], base_url: str, log: Path, limit_s: float
+) -> None:
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"transformers serve exited ({process.returncode}):\n{_tail(log)}")
+        with contextlib.suppress(httpx.TransportError):
+            if httpx.get(f"{base_url}/models", timeout=2.0).status_code < 500:
+                return
+        time.sleep(0.25)
+    raise RuntimeError(f"transformers serve did not answer within {limit_s:g}s:\n{_tail(log)}")
+
+
+def _tail(path: Path, chars: int = 3000) -> str:
+    return path.read_text(errors="replace")[-chars:]

@@ -1,0 +1,85 @@
+"""One POST to a chat-completions endpoint, classified for the retry policy.
+
+Everything that touches the API key lives here: it is read from the environment when a request
+is sent (so a rotated key is picked up and no object holds it), it goes only into the
+Authorization header, and every piece of server or exception text that is kept passes through
+`redact` first, because a careless server may echo the header back in an error body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+
+import httpx
+
+from vlmscope.messages import Usage
+from vlmscope.models.openai_payload import BadBody, parse_completion
+from vlmscope.models.retry import Cause, cause_of_status, retry_after_s
+
+_DETAIL_CHARS = 200
+
+
+class MissingKey(ValueError):
+    """The config names an API-key variable that the environment does not hold."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """An answer (`cause` None), or why there was none and how long the server asked us to wait."""
+
+    text: str = ""
+    usage: Usage = Usage()
+    cause: Cause | None = None
+    detail: str = ""
+    retry_after: float | None = None
+
+
+def api_key(env_name: str | None) -> str | None:
+    """The key in `env_name` now; None when no variable is configured (a local server)."""
+    if env_name is None:
+        return None
+    key = os.environ.get(env_name)
+    if not key:
+        raise MissingKey(f"environment variable {env_name} (the API key) is not set")
+    return key
+
+
+async def post_completion(
+    client: httpx.AsyncClient, body: bytes, key: str | None, timeout_s: float
+) -> Attempt:
+    """POST `body` to `chat/completions`, bounded by `timeout_s` from first to last byte."""
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    try:
+        reply = await asyncio.wait_for(
+            client.post("chat/completions", content=body, headers=headers), timeout=timeout_s
+        )
+    except (asyncio.TimeoutError, httpx.TimeoutException):
+        return Attempt(cause=Cause.TIMEOUT, detail=f"no reply within {timeout_s:g}s")
+    except httpx.TransportError as err:
+        return Attempt(cause=Cause.CONNECTION, detail=redact(f"{type(err).__name__}: {err}", key))
+    if not reply.is_success:
+        return Attempt(
+            cause=cause_of_status(reply.status_code, reply.text) or Cause.CLIENT_ERROR,
+            detail=redact(f"HTTP {reply.status_code}: {reply.text}", key),
+            retry_after=retry_after_s(reply.headers),
+        )
+    try:
+        text, usage = parse_completion(reply.content)
+    except BadBody as err:
+        return Attempt(cause=Cause.BAD_BODY, detail=str(err))
+    return Attempt(text=text, usage=usage)
+
+
+def scrub(text: str, key: str | None) -> str:
+    """`text` with every copy of `key` replaced."""
+    return text.replace(key, "[redacted]") if key and len(key) >= 4 else text
+
+
+def redact(text: str, key: str | None) -> str:
+    """`text` scrubbed of `key`, on one line, at most a few hundred characters."""
+    text = " ".join(scrub(text, key).split())
+    return text if len(text) <= _DETAIL_CHARS else text[: _DETAIL_CHARS - 3] + "..."

@@ -1,0 +1,259 @@
+"""Any OpenAI-compatible `/v1/chat/completions` server as a backend (an API, vLLM, `transformers serve`).
+
+Many requests are in flight at once, up to `concurrency`, over one pooled HTTP client. A
+request never raises and is never dropped: transient trouble (429, 5xx, timeouts, dropped
+connections, garbled replies) is retried with backoff (see `retry`), and what still fails comes
+back as a REQUEST_FAILED response with a short reason, counted in `stats`.
+
+The API key is read from the environment variable the config names, at call time, and goes
+only into the Authorization header: never into a log, an error, a cache key or a result, and
+any text that echoes it is redacted before it is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import queue
+import random
+import time
+import traceback
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from vlmscope.config import OpenAIModelConfig
+from vlmscope.messages import Request, Response, Status
+from vlmscope.models.base import ProgressCallback
+from vlmscope.models.http_pool import ShardedTransport
+from vlmscope.models.images import apply_image_budget
+from vlmscope.models.in_order import InOrderSink
+from vlmscope.models.loop_thread import LoopThread
+from vlmscope.models.openai_attempt import MissingKey, api_key, post_completion, redact, scrub
+from vlmscope.models.openai_payload import chat_body
+from vlmscope.models.retry import RETRYABLE, BackoffPolicy, Cause, backoff_delay_s
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    body: bytes
+    notes: tuple[str, ...]
+
+
+class OpenAIBackend:
+    """One pooled `httpx.AsyncClient` on a private event loop; call `close()` when done.
+
+    `rng` draws the backoff jitter (pass a seeded one for reproducible waits in tests).
+    """
+
+    def __init__(self, config: OpenAIModelConfig, *, rng: random.Random | None = None) -> None:
+        self.name = config.name
+        self.config = config
+        self._policy = BackoffPolicy(
+            config.max_retries, config.backoff_base_s, config.backoff_max_s
+        )
+        self._rng = rng or random.Random()
+        self._loop = LoopThread(f"vlmscope-openai-{config.name}")
+        self._client: httpx.AsyncClient | None = None  # created and used on the loop's thread
+        self._slots: asyncio.Semaphore | None = None
+        # every key up front: `stats` may copy the dict from another thread while it counts
+        self._counts = dict.fromkeys(_STAT_KEYS, 0)
+        weakref.finalize(self, self._loop.stop)
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """What changes the answers; not the key, concurrency, timeouts or retry settings."""
+        return {
+            "backend": "openai",
+            "base_url": self.config.base_url.rstrip("/"),
+            "model": self.config.model,
+            "max_new_tokens": self.config.max_new_tokens,
+            "image_budget": self.config.image_budget.model_dump(),
+        }
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """Requests, outcomes and retries by cause, for the run summary."""
+        return dict(self._counts)
+
+    def __repr__(self) -> str:
+        return f"OpenAIBackend(name={self.name!r}, model={self.config.model!r}, base_url={self.config.base_url!r})"
+
+    def generate(
+        self, requests: Sequence[Request], on_done: ProgressCallback | None = None
+    ) -> list[Response]:
+        """Answer all requests concurrently; `on_done` runs on the caller's thread, in order.
+
+        Responses reach `on_done` in request order, in chunks of at least `concurrency`
+        (fewer at the end), so the runner commits them while later requests are in flight.
+        """
+        chunks: queue.SimpleQueue[Sequence[Response] | None] = queue.SimpleQueue()
+        future = self._loop.submit(self._answer_all(requests, chunks.put))
+        try:
+            while (chunk := chunks.get()) is not None:
+                if on_done is not None:
+                    on_done(chunk)
+            return future.result()
+        except BaseException:
+            future.cancel()  # the caller was interrupted or its callback failed
+            raise
+
+    async def _answer_all(
+        self, requests: Sequence[Request], emit: Callable[[Sequence[Response] | None], None]
+    ) -> list[Response]:
+        """On the loop: answer everything, emitting finished in-order chunks, then None."""
+        sink = InOrderSink(len(requests), emit, min_chunk=self.config.concurrency)
+
+        async def answer(index: int, request: Request) -> None:
+            sink.put(index, await self._answer(request))
+            sink.flush()
+
+        try:
+            await asyncio.gather(*(answer(i, r) for i, r in enumerate(requests)))
+            sink.flush(force=True)
+            return sink.all()
+        finally:
+            emit(None)
+
+    async def agenerate(self, request: Request) -> Response:
+        """One request from any event loop, sharing the client and the concurrency limit."""
+        return await self._loop.run_async(self._answer(request))
+
+    def close(self) -> None:
+        """Close the connections and stop the loop thread; a later call starts them afresh."""
+        if self._client is not None:
+            self._loop.run(self._client.aclose())
+            self._client = None
+        self._slots = None
+        self._loop.stop()
+
+    def __enter__(self) -> OpenAIBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def _answer(self, request: Request) -> Response:
+        """Every outcome of one request, including bugs in our own code, becomes a response."""
+        self._counts["requests"] += 1
+        try:
+            response = await self._answer_with_retries(request)
+        except Exception as err:  # never lose a request to an unexpected error
+            key = os.environ.get(self.config.api_key_env or "")
+            trace = "".join(traceback.format_exception(err))
+            logger.error("%s: unexpected error\n%s", self.name, scrub(trace, key))
+            error = redact(repr(err), key)
+            response = Response(text="", status=Status.REQUEST_FAILED, error=error)
+        outcome = {Status.OK: "ok", Status.CONTEXT_OVERFLOW: "context_overflow"}
+        self._counts[outcome.get(response.status, "failed")] += 1
+        return response
+
+    async def _answer_with_retries(self, request: Request) -> Response:
+        started = time.perf_counter()
+        prepared: _Prepared | None = None
+        attempts = 0
+        while True:
+            try:
+                key = api_key(self.config.api_key_env)
+            except MissingKey as err:
+                return Response(
+                    text="", status=Status.REQUEST_FAILED, error=str(err), attempts=attempts
+                )
+            async with self._limit():
+                if prepared is None:
+                    try:
+                        prepared = await self._prepare(request)
+                    except ValueError as err:
+                        return Response(
+                            text="", status=Status.REQUEST_FAILED, error=str(err), attempts=0
+                        )
+                attempts += 1
+                result = await post_completion(
+                    self._client_now(), prepared.body, key, self.config.timeout_s
+                )
+            elapsed = time.perf_counter() - started
+            if result.cause is None:
+                return Response(
+                    result.text,
+                    usage=result.usage,
+                    latency_s=elapsed,
+                    image_notes=prepared.notes,
+                    attempts=attempts,
+                )
+            cause = result.cause
+            if cause not in RETRYABLE or attempts > self._policy.max_retries:
+                return self._failure(cause, result.detail, attempts, elapsed, prepared.notes)
+            delay = backoff_delay_s(attempts, self._policy, self._rng, result.retry_after)
+            self._counts["retries"] += 1
+            self._counts[f"retries_{cause.value}"] += 1
+            logger.info(
+                "%s: %s (%s); retry %d of %d in %.2fs",
+                self.name,
+                cause.value,
+                result.detail,
+                attempts,
+                self._policy.max_retries,
+                delay,
+            )
+            await asyncio.sleep(delay)
+
+    async def _prepare(self, request: Request) -> _Prepared:
+        """Apply the image budget and encode the body once; retries resend the same bytes."""
+        if request.images:  # decoding, resizing and base64 are CPU work: keep them off the loop
+            return await asyncio.to_thread(self._encode, request)
+        return self._encode(request)
+
+    def _encode(self, request: Request) -> _Prepared:
+        budgeted, notes = apply_image_budget(request, self.config.image_budget)
+        body = chat_body(budgeted, self.config.model, self.config.max_new_tokens)
+        encoded = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return _Prepared(encoded, tuple(notes))
+
+    def _failure(
+        self, cause: Cause, detail: str, attempts: int, elapsed: float, notes: tuple[str, ...]
+    ) -> Response:
+        status = (
+            Status.CONTEXT_OVERFLOW if cause is Cause.CONTEXT_OVERFLOW else Status.REQUEST_FAILED
+        )
+        tries = f"after {attempts} attempts" if attempts > 1 else "not retried"
+        error = f"{cause.value} ({tries}): {detail}"
+        logger.warning("%s: request failed: %s", self.name, error)
+        return Response(
+            text="",
+            status=status,
+            error=error,
+            latency_s=elapsed,
+            image_notes=notes,
+            attempts=attempts,
+        )
+
+    def _client_now(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                base_url=self.config.base_url.rstrip("/") + "/",
+                timeout=self.config.timeout_s,
+                transport=ShardedTransport(self.config.concurrency),
+            )
+        return self._client
+
+    def _limit(self) -> asyncio.Semaphore:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.config.concurrency)
+        return self._slots
+
+
+_STAT_KEYS = (
+    "requests",
+    "ok",
+    "failed",
+    "context_overflow",
+    "retries",
+    *(f"retries_{cause.value}" for cause in sorted(RETRYABLE, key=lambda c: c.value)),
+)

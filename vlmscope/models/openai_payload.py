@@ -1,0 +1,129 @@
+"""Translate a request into an OpenAI chat-completions body, and the reply back.
+
+The body carries only `model`, `messages`, `max_tokens` and `temperature`: servers differ in
+which optional fields they accept (`transformers serve` rejects `n`, `logprobs`, `user`,
+`response_format`, ...), and these four are understood by all of them. Images become base64
+data URLs whose MIME type is read from the bytes, never from a file name.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from typing import Any
+
+from vlmscope.messages import ImagePart, Request, TextPart, Turn, Usage
+
+# Formats every OpenAI-compatible server is expected to accept as-is; others are re-encoded.
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
+
+
+class BadBody(ValueError):
+    """A 2xx reply that is not a chat completion with text (garbled JSON, no choices, ...)."""
+
+
+def chat_body(request: Request, model: str, max_new_tokens: int) -> dict[str, Any]:
+    """The JSON body for `request`; `max_new_tokens` caps the request's own limit."""
+    messages: list[dict[str, Any]] = []
+    if request.system is not None:
+        messages.append({"role": "system", "content": request.system})
+    image_number = 0
+    for turn in request.turns:
+        content, image_number = _content(turn, image_number)
+        messages.append({"role": turn.role, "content": content})
+    return {
+        "model": model,
+        "messages": messages,
+        "max_tokens": min(request.params.max_new_tokens, max_new_tokens),
+        "temperature": request.params.temperature,
+    }
+
+
+def image_mime(data: bytes) -> str | None:
+    """The MIME type of PNG, JPEG, GIF or WebP bytes; None for anything else."""
+    for magic, mime in _MAGIC:
+        if data.startswith(magic):
+            return mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def image_data_url(data: bytes, number: int = 1) -> str:
+    """A data URL for encoded image bytes; other formats (BMP, TIFF, ...) are sent as PNG.
+
+    Raises ValueError naming image `number` if the bytes are not an image at all.
+    """
+    mime = image_mime(data)
+    if mime is None:
+        data, mime = _as_png(data, number), "image/png"
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def parse_completion(content: bytes) -> tuple[str, Usage]:
+    """The answer text and token usage of a chat-completion body; BadBody if there is none."""
+    try:
+        body = json.loads(content)
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise BadBody(f"reply is not JSON ({err.__class__.__name__} at byte {_pos(err)})") from err
+    try:
+        text = body["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError) as err:
+        raise BadBody("reply has no choices[0].message.content") from err
+    if not isinstance(text, str):
+        raise BadBody(f"choices[0].message.content is {type(text).__name__}, not text")
+    return text, _usage(body.get("usage"))
+
+
+def _content(turn: Turn, image_number: int) -> tuple[str | list[dict[str, Any]], int]:
+    """A lone text part as a plain string (what every server reads); otherwise a part list."""
+    only = turn.parts[0] if len(turn.parts) == 1 else None
+    if isinstance(only, TextPart):
+        return only.text, image_number
+    items: list[dict[str, Any]] = []
+    for part in turn.parts:
+        if isinstance(part, ImagePart):
+            image_number += 1
+            items.append(_image_item(part, image_number))
+        else:
+            items.append({"type": "text", "text": part.text})
+    return items, image_number
+
+
+def _image_item(part: ImagePart, number: int) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": image_data_url(part.data, number)}}
+
+
+def _as_png(data: bytes, number: int) -> bytes:
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG")
+    except (OSError, ValueError) as err:
+        raise ValueError(f"image {number} is not a readable image: {err}") from err
+    return buffer.getvalue()
+
+
+def _usage(raw: Any) -> Usage:
+    if not isinstance(raw, dict):
+        return Usage()
+    return Usage(
+        prompt_tokens=_count(raw.get("prompt_tokens")),
+        completion_tokens=_count(raw.get("completion_tokens")),
+    )
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _pos(err: ValueError) -> int:
+    return getattr(err, "pos", getattr(err, "start", 0))
