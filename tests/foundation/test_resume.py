@@ -182,3 +182,16 @@ def test_two_processes_split_the_work_and_match_one(tmp_path, config, reference)
     assert details(double) == details(reference)
     report = json.loads((double / "run_report.json").read_text())[0]
     assert report["by_rank"] == {"0": N_SAMPLES // 2, "1": N_SAMPLES // 2}  # each did half
+
+
+def test_two_processes_with_an_instant_backend_lose_nothing(tmp_path):
+    """With the oracle one process can finish before the other has read the cache; both must
+    still split the same pending list (a race that once left requests unanswered)."""
+    out = tmp_path / "oracle"
+    cmd = ["accelerate", "launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1",
+           "--mixed_precision", "no", "--dynamo_backend", "no", "--main_process_port", str(30500 + os.getpid() % 1000),
+           str(ROOT / "run_eval.py"), "--config", str(ROOT / "tests" / "configs" / "colours_oracle.yaml"),
+           "--output-dir", str(out)]  # fmt: skip
+    subprocess.run(cmd, env=env(), check=True, capture_output=True, timeout=300)
+    report = json.loads((out / "run_report.json").read_text())[0]
+    assert report["by_rank"] == {"0": 12, "1": 12} and report["summary"]["accuracy"] == 1.0

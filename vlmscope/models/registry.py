@@ -29,13 +29,14 @@ def build_backend(config: ModelConfig, *, device: str | None = None) -> Backend:
 
 
 def commit_every(config: ModelConfig) -> int:
-    """How many requests the runner sends between two cache commits.
+    """How many requests the runner hands a backend in one `generate` call.
 
-    A local model commits after every batch; an API backend after a few rounds of its
-    concurrency, so a killed run loses at most that many in-flight answers.
+    A local model gets one batch, so every batch is committed before the next is sent. An API
+    backend gets many: it keeps `concurrency` requests in flight across the whole call and hands
+    answers back (to be committed) as they arrive, so one slow request does not stall the rest.
     """
     if isinstance(config, HFModelConfig):
         return config.batch_size
     if isinstance(config, OpenAIModelConfig):
-        return config.concurrency * 4
+        return max(1024, config.concurrency * 16)
     return 256

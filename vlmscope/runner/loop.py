@@ -98,6 +98,9 @@ def _run_one(
     pending.sort(key=lambda i: _size_hint(samples[i]))
     report = TrackReport(model=model_config.name, track=track.name, total=len(samples))
     report.cached = len(samples) - len(pending)
+    # Every process must split the same pending list: none may commit an answer before all
+    # have read the cache, or a slower process would skip work a faster one never took.
+    group.barrier()
 
     mine = group.share(pending)
     handled = _generate(
@@ -158,7 +161,12 @@ def _generate(
     group: ProcessGroup,
     report: TrackReport,
 ) -> int:
-    """Answer this process's share, committing each chunk before the next is sent."""
+    """Answer this process's share, committing answers as they arrive.
+
+    Backends hand finished answers to `on_done` in request order (a local model after each
+    batch, an API as soon as the next ones in order are in), and each hand-over is committed
+    before the backend goes on; what a backend never handed over is committed when it returns.
+    """
     bar = tqdm(
         total=report.total,
         initial=report.cached,
@@ -171,13 +179,23 @@ def _generate(
     try:
         for start in range(0, len(mine), chunk_size):
             chunk = mine[start : start + chunk_size]
-            responses = backend.generate([samples[i].request for i in chunk])
-            cache.put_many(
-                {keys[i]: r for i, r in zip(chunk, responses, strict=True)}, backend=backend.name
-            )
-            failed += sum(not r.ok for r in responses)
-            bar.update(len(chunk) * group.world_size)
-            bar.set_postfix(cached=report.cached, failed=failed, refresh=False)
+            committed = 0
+
+            def commit(responses: Sequence[Response], chunk: list[int] = chunk) -> None:
+                nonlocal committed, failed
+                indices = chunk[committed : committed + len(responses)]
+                cache.put_many(
+                    {keys[i]: r for i, r in zip(indices, responses, strict=True)},
+                    backend=backend.name,
+                )
+                committed += len(responses)
+                failed += sum(not r.ok for r in responses)
+                bar.update(len(responses) * group.world_size)
+                bar.set_postfix(cached=report.cached, failed=failed, refresh=False)
+
+            responses = backend.generate([samples[i].request for i in chunk], on_done=commit)
+            if committed < len(chunk):
+                commit(responses[committed:])
     finally:
         bar.close()
     return len(mine)
