@@ -42,3 +42,25 @@ def test_several_processes_write_one_cache(tmp_path):
     cache = ResponseCache(path)
     assert cache.count() == 50 + 3 * 50
     assert len(set(cache.keys())) == cache.count()
+
+
+def _open_and_write(path: str, worker: int, start) -> None:
+    start.wait()
+    cache = ResponseCache(path)  # every process opens the fresh file at the same moment
+    cache.put_many({f"k{worker}": Response("x")}, backend="m")
+    cache.close()
+
+
+def test_processes_opening_a_new_cache_together(tmp_path):
+    context = multiprocessing.get_context("fork")
+    for attempt in range(10):
+        path = str(tmp_path / f"new-{attempt}.sqlite")
+        start = context.Event()
+        procs = [context.Process(target=_open_and_write, args=(path, w, start)) for w in range(8)]
+        for p in procs:
+            p.start()
+        start.set()
+        for p in procs:
+            p.join(60)
+            assert p.exitcode == 0
+        assert ResponseCache(path).count() == 8

@@ -87,7 +87,7 @@ def cached_rows(out):
 
 
 def run_to_end(config, out):
-    subprocess.run(
+    launch(
         [
             sys.executable,
             str(ROOT / "run_eval.py"),
@@ -95,12 +95,14 @@ def run_to_end(config, out):
             str(config),
             "--output-dir",
             str(out),
-        ],
-        env=env(),
-        check=True,
-        capture_output=True,
-        timeout=300,
+        ]
     )
+
+
+def launch(cmd):
+    """Run a command to its end; on failure show what it printed, not just its exit code."""
+    done = subprocess.run(cmd, env=env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-4000:]
 
 
 def run_and_kill(config, out, *, after_rows=None, after_s=None):
@@ -178,7 +180,7 @@ def test_two_processes_split_the_work_and_match_one(tmp_path, config, reference)
         "--output-dir",
         str(double),
     ]
-    subprocess.run(cmd, env=env(), check=True, capture_output=True, timeout=300)
+    launch(cmd)
     assert details(double) == details(reference)
     report = json.loads((double / "run_report.json").read_text())[0]
     assert report["by_rank"] == {"0": N_SAMPLES // 2, "1": N_SAMPLES // 2}  # each did half
@@ -192,6 +194,6 @@ def test_two_processes_with_an_instant_backend_lose_nothing(tmp_path):
            "--mixed_precision", "no", "--dynamo_backend", "no", "--main_process_port", str(30500 + os.getpid() % 1000),
            str(ROOT / "run_eval.py"), "--config", str(ROOT / "tests" / "configs" / "colours_oracle.yaml"),
            "--output-dir", str(out)]  # fmt: skip
-    subprocess.run(cmd, env=env(), check=True, capture_output=True, timeout=300)
+    launch(cmd)
     report = json.loads((out / "run_report.json").read_text())[0]
     assert report["by_rank"] == {"0": 12, "1": 12} and report["summary"]["accuracy"] == 1.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from vlmscope.messages import Response
@@ -35,10 +35,10 @@ class ResponseCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
+        _retry_while_locked(lambda: self._conn.execute("PRAGMA journal_mode=WAL"), timeout_s)
         # FULL: a committed batch survives a power cut, not only a killed process.
         self._conn.execute("PRAGMA synchronous=FULL")
-        self._conn.execute(_SCHEMA)
+        _retry_while_locked(lambda: self._conn.execute(_SCHEMA), timeout_s)
 
     def get_many(self, keys: Iterable[str]) -> dict[str, Response]:
         wanted = list(dict.fromkeys(keys))
@@ -86,6 +86,26 @@ class ResponseCache:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._conn)
+
+
+def _retry_while_locked(step: Callable[[], object], timeout_s: float) -> None:
+    """Run a setup step that SQLite may refuse while another process sets up the same file.
+
+    Switching a new database to WAL needs an exclusive lock and does not wait on the busy
+    timeout, so processes of one `accelerate launch` opening a fresh cache together can see
+    "database is locked"; the step succeeds once the other process is done.
+    """
+    deadline = time.monotonic() + timeout_s
+    delay = 0.01
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
 
 
 class _Transaction:
