@@ -101,26 +101,16 @@ def report(
         daily_vote_per_user=daily_vote_per_user,
     )
     battles = Battles.from_records(selected, style=style_control)
-    if style_control:
-        boot = bootstrap_style_control(
-            battles,
-            rounds=num_bootstrap,
-            rng=rng,
-            stream=stream,
-            seed=seed,
-            solver=solver,
-            anchor=anchor,
-        )
-    else:
-        boot = bootstrap_bt(
-            battles,
-            rounds=num_bootstrap,
-            rng=rng,
-            stream=stream,
-            seed=seed,
-            solver=solver,
-            anchor=anchor,
-        )
+    fit = bootstrap_style_control if style_control else bootstrap_bt
+    boot = fit(
+        battles,
+        rounds=num_bootstrap,
+        rng=rng,
+        stream=stream,
+        seed=seed,
+        solver=solver,
+        anchor=anchor,
+    )
     lower, upper = boot.interval(0.95)
     return Leaderboard(
         models=battles.models,
