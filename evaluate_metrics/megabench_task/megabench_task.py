@@ -1,0 +1,87 @@
+"""A whole MEGA-Bench task scored from raw responses, as one `evaluate` module.
+
+    >>> task = evaluate.load("evaluate_metrics/megabench_task")
+    >>> task.compute(predictions=["Answer: B", "Answer: C"], references=[{"Answer": "B"}, {"Answer": "A"}],
+    ...              metric_info={"field_score_function": {"Answer": "exact_str_match"},
+    ...                           "aggregation": {"function": "mean", "field_weights": {"Answer": 1}},
+    ...                           "response_parse_function": "answer_string"})["mean_task_score"]
+    0.5
+
+A thin adapter over `vlmscope.metrics.megabench.query.score_query` (answer parsing, every field's
+metric, field aggregation) and `vlmscope.tracks.megabench.aggregation.score_task` (the sum of
+non-negative query scores over the number of queries), the functions the runner uses.
+"""
+
+import json
+
+import datasets
+import evaluate
+
+from vlmscope.metrics.megabench.query import score_query
+from vlmscope.tracks.megabench.aggregation import score_task
+
+_DESCRIPTION = (
+    "One MEGA-Bench task: raw responses -> field, query and task scores (official parity)."
+)
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (list of str): the model's raw responses, one per query.
+    references (list of dict): each query's answer dict (field -> gold value).
+    metric_info (dict): the task's metric_info (field_score_function, aggregation, parser).
+    eval_context (list of dict, optional), query_text (list of str, optional),
+    task_name (str, optional), task_description (str, optional),
+    judge_replies (list of dict, optional): judge reply per judged field, for open tasks.
+Returns:
+    mean_task_score (float), task_score (float), query_scores (list of float),
+    field_scores (list of dict), outcomes (list of dict): fields not scored normally
+    (metric errors, unparseable or missing judge replies) and why.
+"""
+_CITATION = """@article{chen2024megabench,
+  title={MEGA-Bench: Scaling Multimodal Evaluation to over 500 Real-World Tasks},
+  author={Chen, Jiacheng and others}, journal={arXiv preprint arXiv:2410.10563}, year={2024}}"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class MegabenchTask(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            # answer dicts travel as JSON text: their fields differ from task to task
+            features=datasets.Features(
+                {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
+            ),
+        )
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score the task; answer dicts may be given as dicts (they are sent on as JSON text)."""
+        references = [r if isinstance(r, str) else json.dumps(r) for r in references or []]
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def _compute(self, predictions, references, metric_info, eval_context=None, query_text=None,
+                 task_name="", task_description="", judge_replies=None):  # fmt: skip
+        n = len(predictions)
+        results = [
+            score_query(
+                task_name=task_name,
+                metric_info=metric_info,
+                eval_context=(eval_context or [{}] * n)[i],
+                correct_answer=json.loads(references[i]),
+                response=predictions[i],
+                query_text=(query_text or [""] * n)[i],
+                global_description=task_description,
+                judge_replies=(judge_replies or [None] * n)[i],
+            )
+            for i in range(n)
+        ]
+        task = score_task(r.query_score for r in results)
+        return {
+            "mean_task_score": task.mean_task_score,
+            "task_score": task.task_score,
+            "query_scores": [r.query_score for r in results],
+            "field_scores": [dict(r.field_scores) for r in results],
+            "outcomes": [
+                {f: o for f, o in r.field_outcomes.items() if o != "scored"} for r in results
+            ],
+        }
