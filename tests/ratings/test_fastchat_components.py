@@ -156,3 +156,13 @@ def test_pairwise_win_fraction() -> None:
                 assert np.isnan(matrix[i, j])
             else:
                 assert matrix[i, j] == pytest.approx(expected, abs=1e-12)
+
+
+def test_bootstrap_bt_with_defaults_is_within_two_points() -> None:
+    """Our default stream (a Generator seeded 0, multinomial counts over the merged rows) draws
+    the same counts FastChat does, so the defaults reproduce its quantiles, not just statistically."""
+    b = anony_battles()
+    ref = components()["compute_bootstrap_bt"]
+    result = bootstrap_bt(b, rounds=100)
+    for q in QUANTILES:
+        assert np.max(np.abs(result.quantile(float(q[1:])) - by_model(ref[q], b.models))) <= 2.0, q
