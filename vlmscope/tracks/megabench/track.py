@@ -57,13 +57,14 @@ class MegaBenchTrack:
         if limit:
             self.rows = limit_per_task(self.rows, limit)
         self.task_meta = megabench_results.task_meta_for(self.data_dir)
+        self.tasks = group_by_task(self.rows)
 
     def samples(self, model: ModelConfig) -> list[Sample]:
         budget = model.image_budget
         variants = {"with": (True,), "without": (False,), "both": (True, False)}[self.options.cot]
         params = GenerationParams(max_new_tokens=self.options.max_new_tokens)
         samples = []
-        for task_name, rows in group_by_task(self.rows).items():
+        for task_name, rows in self.tasks.items():
             for query_idx, row in enumerate(rows):
                 for cot in variants:
                     if not cot and eval_type_of(row.metric_info) == "llm":
@@ -152,8 +153,7 @@ class MegaBenchTrack:
         )
 
     def _row(self, sample: Sample) -> QueryRow:
-        rows = group_by_task(self.rows)[sample.meta["task_name"]]
-        return rows[sample.meta["query_idx"]]
+        return self.tasks[sample.meta["task_name"]][sample.meta["query_idx"]]
 
     async def _judge(
         self, row: QueryRow, request: Request, text: str, judge: Judge | None
