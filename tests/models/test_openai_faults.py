@@ -299,3 +299,32 @@ def test_a_bug_of_ours_becomes_a_counted_failure_without_the_key(
     assert backend.stats["failed"] == 1 and stub.calls == []
     assert "broken_body" in caplog.text  # the traceback is logged, scrubbed
     assert KEY not in caplog.text and KEY not in (response.error or "")
+
+
+def test_context_overflow_retries_with_half_the_images():
+    """The server accepts at most one image: 4 -> 2 -> 1 images, each overflow noted."""
+    from vlmscope.messages import user_request
+
+    def replier(call):
+        content = call.body["messages"][-1]["content"]
+        images = sum(1 for part in content if part["type"] == "image_url")
+        if images > 1:
+            return Reply(status=400, body=b'{"error": {"code": "context_length_exceeded"}}')
+        return f"saw {images} image"
+
+    with OpenAIStub(replier) as stub:
+        config = OpenAIModelConfig(backend="openai", name="m", base_url=stub.base_url, model="m")
+        backend = OpenAIBackend(config)
+        try:
+            [response] = backend.generate(
+                [user_request(*(png(20, 20, i) for i in range(4)), "how many?")]
+            )
+        finally:
+            backend.close()
+    assert response.ok and response.text == "saw 1 image"
+    assert response.image_notes[:2] == (
+        "context overflow with 4 images; retrying with 2",
+        "context overflow with 2 images; retrying with 1",
+    )
+    assert "dropped image 3 of 4" in response.image_notes  # the last image is the one kept
+    assert response.attempts == 3

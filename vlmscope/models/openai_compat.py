@@ -22,7 +22,7 @@ import time
 import traceback
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -31,7 +31,7 @@ from vlmscope.config import OpenAIModelConfig
 from vlmscope.messages import Request, Response, Status
 from vlmscope.models.base import ProgressCallback
 from vlmscope.models.http_pool import ShardedTransport
-from vlmscope.models.images import apply_image_budget
+from vlmscope.models.images import apply_image_budget, limit_images
 from vlmscope.models.in_order import InOrderSink
 from vlmscope.models.loop_thread import LoopThread
 from vlmscope.models.openai_attempt import MissingKey, api_key, post_completion, redact, scrub
@@ -144,7 +144,7 @@ class OpenAIBackend:
         """Every outcome of one request, including bugs in our own code, becomes a response."""
         self._counts["requests"] += 1
         try:
-            response = await self._answer_with_retries(request)
+            response = await self._answer_within_context(request)
         except Exception as err:  # never lose a request to an unexpected error
             key = os.environ.get(self.config.api_key_env or "")
             trace = "".join(traceback.format_exception(err))
@@ -154,6 +154,26 @@ class OpenAIBackend:
         outcome = {Status.OK: "ok", Status.CONTEXT_OVERFLOW: "context_overflow"}
         self._counts[outcome.get(response.status, "failed")] += 1
         return response
+
+    async def _answer_within_context(self, request: Request) -> Response:
+        """On a context overflow, ask again with half the images, down to none, as the hf
+        backend does; the response says which image counts overflowed."""
+        response = await self._answer_with_retries(request)
+        budget = self.config.image_budget
+        shown = min(len(request.images), budget.max_images)
+        notes: list[str] = []
+        dropped: list[str] = []
+        attempts = response.attempts
+        while response.status is Status.CONTEXT_OVERFLOW and shown > 0:
+            notes.append(f"context overflow with {shown} images; retrying with {shown // 2}")
+            shown //= 2
+            smaller, dropped = limit_images(request, shown, budget.max_side)
+            response = await self._answer_with_retries(smaller)
+            attempts += response.attempts
+        if not notes:
+            return response
+        image_notes = (*notes, *dropped, *response.image_notes)
+        return replace(response, image_notes=image_notes, attempts=attempts)
 
     async def _answer_with_retries(self, request: Request) -> Response:
         started = time.perf_counter()
