@@ -249,6 +249,16 @@ class CotChoice:
         }
 
 
+def prefer_cot(core_with_cot: float | None, core_without_cot: float | None) -> bool:
+    """Which Core run the overall score uses (paper Table 2): the higher one; a tie, or a
+    setting that was not run, keeps the CoT run."""
+    if core_without_cot is None:
+        return True
+    if core_with_cot is None:
+        return False
+    return core_with_cot >= core_without_cot
+
+
 def overall_with_best_core(
     core_without_cot: SetSummary, core_with_cot: SetSummary, open_set: SetSummary
 ) -> CotChoice:
@@ -257,7 +267,7 @@ def overall_with_best_core(
     The paper runs Core with and without the chain-of-thought instruction and Open once; "when computing
     the overall score, we use the higher Core score". A tie keeps the CoT run.
     """
-    use_cot = core_with_cot.macro_mean_score >= core_without_cot.macro_mean_score
+    use_cot = prefer_cot(core_with_cot.macro_mean_score, core_without_cot.macro_mean_score)
     core = core_with_cot if use_cot else core_without_cot
     return CotChoice(
         core_without_cot=core_without_cot.macro_mean_score,

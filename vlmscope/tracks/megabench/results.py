@@ -16,7 +16,12 @@ from vlmscope.metrics.megabench.fields import aggregate_fields
 from vlmscope.metrics.megabench.query import QueryScore
 from vlmscope.metrics.megabench.registry import eval_type_of
 from vlmscope.tracks.base import Sample, Scored
-from vlmscope.tracks.megabench.aggregation import EvaluatedTask, evaluator_summary, score_task
+from vlmscope.tracks.megabench.aggregation import (
+    EvaluatedTask,
+    evaluator_summary,
+    prefer_cot,
+    score_task,
+)
 from vlmscope.tracks.megabench.keywords import load_task_meta
 from vlmscope.tracks.megabench.official_files import summary_and_keyword_stats as official_summary
 from vlmscope.tracks.megabench.official_files import (
@@ -140,9 +145,7 @@ def summarize(
     core_scores = {
         cot: _mean([r.score for r in results]) for cot, results in core_by_setting.items()
     }
-    best = max(
-        core_scores, key=lambda c: (core_scores[c] if core_scores[c] is not None else -1.0, c)
-    )
+    best = prefer_cot(core_scores.get(True), core_scores.get(False))
     chosen = core_by_setting[best] + open_results
     full = official_summary(chosen, meta)
     single = official_summary(single_image_subset(chosen, meta), meta)
