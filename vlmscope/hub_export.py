@@ -7,6 +7,7 @@ folder as-is makes the same thing a Hub dataset repo.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,6 +18,8 @@ from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
 datasets.disable_progress_bars()
+
+README = "README.md"
 
 
 def export_folder(
@@ -31,22 +34,59 @@ def export_folder(
 ) -> Path:
     """Write each config to `folder/<config>/<split>-0000i-of-0000n.parquet` and a README card.
 
-    Old shards of a rewritten config are removed first, so a re-export never mixes runs.
+    The folder is written whole under a temporary sibling name and then renamed into place, so a
+    reader finds the old folder or the new one, never a mix or a half-written shard; a failure
+    (a full disk) leaves the old folder as it was. Old shards of a rewritten config are gone, so
+    a re-export never mixes runs; everything else in the folder (other configs, files a track
+    wrote next to them) is carried over.
     """
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    real = folder.resolve()  # a symlinked folder is rewritten where it points, link kept
+    if real.exists() and not real.is_dir():
+        raise FileExistsError(f"{folder} is a file, not a dataset folder: move it or pick another")
+    real.parent.mkdir(parents=True, exist_ok=True)
+    staging = real.with_name(f".{real.name}.tmp-{os.getpid()}")
+    _remove(staging)  # left by a killed earlier run of this same process id
+    try:
+        staging.mkdir()
+        if real.is_dir():
+            _carry_over(real, staging, skip={*configs, README})
+        _write_configs(staging, configs, title, description, split, default, shard_rows)
+        _swap_in(staging, real)
+    except OSError as err:
+        raise _naming(folder, err) from err
+    finally:
+        _remove(staging)
+    return folder
+
+
+def _naming(folder: Path, err: OSError) -> OSError:
+    """The same kind of error (same errno), saying which folder and that the old one is intact."""
+    message = (
+        f"could not write the dataset folder {folder} ({err.strerror or err}); "
+        "the previous folder, if any, is unchanged and no partial copy was left behind"
+    )
+    return OSError(err.errno, message) if err.errno is not None else OSError(message)
+
+
+def _write_configs(
+    out: Path,
+    configs: Mapping[str, datasets.Dataset],
+    title: str,
+    description: str,
+    split: str,
+    default: str | None,
+    shard_rows: int,
+) -> None:
     card_data = DatasetCardData()
     metadata: dict[str, dict[str, object]] = {}
     infos: dict[str, datasets.DatasetInfo] = {}
     for name, ds in configs.items():
-        out = folder / name
-        if out.exists():
-            shutil.rmtree(out)
-        out.mkdir(parents=True)
+        (out / name).mkdir(parents=True)
         n_shards = max(1, -(-len(ds) // shard_rows))
         for i in range(n_shards):
             shard = ds.shard(num_shards=n_shards, index=i, contiguous=True)
-            shard.to_parquet(str(out / f"{split}-{i:05d}-of-{n_shards:05d}.parquet"))
+            shard.to_parquet(str(out / name / f"{split}-{i:05d}-of-{n_shards:05d}.parquet"))
         entry: dict[str, object] = {
             "data_files": [{"split": split, "path": f"{name}/{split}-*.parquet"}]
         }
@@ -57,8 +97,54 @@ def export_folder(
     MetadataConfigs(metadata).to_dataset_card_data(card_data)
     DatasetInfosDict(infos).to_dataset_card_data(card_data)
     body = f"# {title}\n\n{description}\n\nConfigs: {', '.join(configs)}.\n"
-    DatasetCard(f"---\n{card_data.to_yaml()}\n---\n\n{body}").save(str(folder / "README.md"))
-    return folder
+    DatasetCard(f"---\n{card_data.to_yaml()}\n---\n\n{body}").save(str(out / README))
+
+
+def _carry_over(old: Path, new: Path, *, skip: set[str]) -> None:
+    """Hard-link (or copy) what the export does not rewrite; the old files are never edited."""
+    for entry in old.iterdir():
+        if entry.name in skip:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.copytree(entry, new / entry.name, symlinks=True, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(str(entry), str(new / entry.name))
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def _swap_in(staging: Path, folder: Path) -> None:
+    """Rename the old folder aside, the new one in, then remove the old one.
+
+    Between the two renames the folder is briefly absent: a reader then fails to find it
+    rather than reading a mix of two exports. If the second rename fails, the old folder is
+    put back.
+    """
+    if not folder.exists():
+        staging.rename(folder)
+        return
+    aside = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+    _remove(aside)
+    folder.rename(aside)
+    try:
+        staging.rename(folder)
+    except OSError:
+        aside.rename(folder)
+        raise
+    _remove(aside)
+
+
+def _remove(path: Path) -> None:
+    """Best effort: what cannot be removed stays, and must not hide the error being raised."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    elif path.exists() or path.is_symlink():
+        path.unlink(missing_ok=True)
 
 
 def load_folder(folder: str | Path, config: str, *, split: str = "test") -> datasets.Dataset:

@@ -79,7 +79,8 @@ def inside(location: ResultsLocation, path: Path) -> Path:
 def find_result_folders(location: ResultsLocation) -> list[Path]:
     """Every folder under the root holding a `summary` config: one per (model, track) run.
 
-    Symlinked folders are not followed, and a result folder's own subfolders are not searched.
+    Symlinked folders are not followed, a result folder's own subfolders are not searched, and
+    hidden folders (a write in progress, or one a killed writer left behind) are skipped.
     """
     if not location.root.is_dir():
         return []
@@ -90,7 +91,8 @@ def find_result_folders(location: ResultsLocation) -> list[Path]:
             found.append(inside(location, folder))
             subdirs.clear()
         else:
-            subdirs.sort()
+            # hidden folders are a result being swapped in or out (`hub_export.export_folder`)
+            subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
     return sorted(found)
 
 

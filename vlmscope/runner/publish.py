@@ -14,6 +14,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, private: bool = False) -> N
         repo_id=repo_id,
         repo_type="dataset",
         folder_path=str(folder),
-        ignore_patterns=["cache.sqlite*", "run_report.json"],
+        # the cache, the run's own report, and any half-swapped folder of an interrupted write
+        ignore_patterns=["cache.sqlite*", "run_report.json", "**/.*.tmp-*/**", "**/.*.old-*/**"],
         commit_message="vlmscope results",
     )
