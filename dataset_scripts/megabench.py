@@ -1,20 +1,15 @@
 """MEGA-Bench as a `datasets` builder over the upstream files a user downloaded.
 
-`datasets` 5 no longer runs loading scripts, so the builder class is imported and instantiated:
+`datasets` 5 no longer runs loading scripts; `build` instantiates the builder class `MegaBench`:
 
-    from dataset_scripts.megabench import MegaBench
-    builder = MegaBench(config_name="core", data_dir="path/to/MEGA-Bench")   # parquet + unzipped data/
-    try:
-        builder.download_and_prepare()
-    except datasets.exceptions.DatasetGenerationError as err:
-        if isinstance(err.__cause__, RowError):  # show which row, not only "an error occurred"
-            raise err.__cause__ from None
-        raise
-    ds = builder.as_dataset(split="test")
+    from dataset_scripts.megabench import build
+    ds = build("path/to/MEGA-Bench", "core")   # parquet + unzipped data/; a bad row raises RowError
 
 Rows keep the 15 upstream string columns unchanged (so the official tools still read them) and
-add `query_images`: the query's images decoded from the relative paths. Every row is validated by
-`vlmscope.tracks.megabench.rows`, so a bad row fails naming its task, row id and field.
+add `query_images`: the query's images decoded from the relative paths. Rows are read by the
+track's own reader (`vlmscope.tracks.megabench.rows.checked_rows`), so a bad row (a repeated id, a
+task missing from `all_task_meta.json`, an unknown metric, a null answer, a media path leaving
+the data folder) stops the build naming its task, row id and field, as it stops the track.
 `python dataset_scripts/megabench.py DATA_DIR OUT_DIR` exports all four configs as a Hub-style
 folder (parquet + dataset card) that `load_dataset(OUT_DIR, "core")` opens.
 """
@@ -22,13 +17,17 @@ folder (parquet + dataset card) that `load_dataset(OUT_DIR, "core")` opens.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import datasets
 
+from dataset_scripts.building import prepare_test_split
+from vlmscope.tracks.media_paths import inside_data_dir
+from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
-from vlmscope.tracks.megabench.rows import CONFIGS, STRING_COLUMNS, RowError, decode_row, read_raw
+from vlmscope.tracks.megabench.rows import CONFIGS, STRING_COLUMNS, RowError, checked_rows
 
 CITATION = """@article{chen2024megabench,
   title={MEGA-Bench: Scaling Multimodal Evaluation to over 500 Real-World Tasks},
@@ -66,18 +65,18 @@ class MegaBench(datasets.GeneratorBasedBuilder):
         root = Path(self.config.data_dir).resolve()
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"root": root})]
 
-    def _generate_examples(self, root: Path):  # type: ignore[no-untyped-def]
-        for index, raw in enumerate(read_raw(root, self.config.name)):
-            row = decode_row(raw)
+    def _generate_examples(self, root: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+        rows = checked_rows(root, [self.config.name], task_meta=task_meta_for(root))
+        for index, (raw, row) in enumerate(rows):
             images = []
             for rel in row.query_media:
-                path = root / rel
+                path = inside_data_dir(
+                    root, rel, row=row.where, field="query_media", error=RowError
+                )
                 if is_video(path):
                     continue
                 if not path.is_file():
-                    raise RowError(
-                        f"task {row.task_name!r}, row {row.id}: field 'query_media' names a missing file {rel}"
-                    )
+                    raise RowError(f"{row.where}: field 'query_media' names a missing file {rel}")
                 images.append({"bytes": path.read_bytes(), "path": rel})
             yield (
                 index,
@@ -94,15 +93,7 @@ def build(
     builder = MegaBench(
         config_name=config, data_dir=str(data_dir), cache_dir=str(cache_dir) if cache_dir else None
     )
-    try:
-        builder.download_and_prepare()
-    except datasets.exceptions.DatasetGenerationError as err:
-        if isinstance(err.__cause__, RowError):  # show which row, not only "an error occurred"
-            raise err.__cause__ from None
-        raise
-    ds = builder.as_dataset(split="test")
-    assert isinstance(ds, datasets.Dataset)
-    return ds
+    return prepare_test_split(builder, RowError)
 
 
 def export(data_dir: str | Path, out_dir: str | Path, cache_dir: str | Path | None = None) -> Path:

@@ -1,14 +1,14 @@
 """`datasets` builder for SimpleVQA (m-a-p/SimpleVQA), configs `default` and `atomic`.
 
-Loading scripts are gone from `datasets`; import the class and instantiate it:
+Loading scripts are gone from `datasets`; `build` instantiates the builder class `SimpleVQA`:
 
-    from dataset_scripts.simplevqa import SimpleVQA
-    builder = SimpleVQA(config_name="atomic", data_dir="path/to/SimpleVQA")  # or None: the sample
-    builder.download_and_prepare()
-    ds = builder.as_dataset(split="test")
+    from dataset_scripts.simplevqa import build
+    ds = build("atomic", "path/to/SimpleVQA")  # or data_dir None: the sample
 
 `data_dir` holds the upstream `test.parquet` (or the JSON + `simpleVQA_datasets/` layout). Row
-reading and validation live in `vlmscope.tracks.simplevqa`; this module only adapts them.
+reading and validation live in `vlmscope.tracks.simplevqa`; this module only adapts them, so a
+bad row (a repeated data_id, an image path leaving the data folder, ...) stops the build with the
+track's own `SimpleVQADataError`.
 Export to a Hub-style folder that `load_dataset(folder, "atomic")` opens:
 
     python -m dataset_scripts.simplevqa --out OUT_DIR [--data-dir DIR]
@@ -23,9 +23,10 @@ from typing import Any
 
 import datasets
 
+from dataset_scripts.building import prepare_test_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.simplevqa import hub
-from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, read_rows
+from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
 
 _CITATION = """@article{cheng2025simplevqa,
   title={SimpleVQA: Multimodal Factuality Evaluation for Multimodal Large Language Models},
@@ -67,17 +68,27 @@ class SimpleVQA(datasets.GeneratorBasedBuilder):
         yield from hub.examples(read_rows(data_dir), self.config.name)
 
 
+def build(
+    config: str,
+    data_dir: str | Path | None = None,
+    cache_dir: str | None = None,
+    **prepare: Any,
+) -> datasets.Dataset:
+    """One config's test split; a bad row raises its `SimpleVQADataError`."""
+    builder = SimpleVQA(
+        config_name=config, data_dir=str(data_dir) if data_dir else None, cache_dir=cache_dir
+    )
+    return prepare_test_split(builder, SimpleVQADataError, **prepare)
+
+
 def export(
     out_dir: str | Path, data_dir: str | Path | None = None, cache_dir: str | None = None
 ) -> Path:
     """Build both configs and write them as one Hub-style folder (parquet + card)."""
-    built = {}
-    for name in hub.CONFIGS:
-        builder = SimpleVQA(
-            config_name=name, data_dir=str(data_dir) if data_dir else None, cache_dir=cache_dir
-        )
-        builder.download_and_prepare(download_mode="force_redownload")
-        built[name] = builder.as_dataset(split="test")
+    built = {
+        name: build(name, data_dir, cache_dir, download_mode="force_redownload")
+        for name in hub.CONFIGS
+    }
     return export_folder(
         out_dir,
         built,

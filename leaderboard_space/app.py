@@ -1,30 +1,31 @@
-"""vlmscope leaderboard Space: renders the result datasets a vlmscope run writes.
+"""vlmscope leaderboard Space: renders the result datasets and rating boards vlmscope writes.
 
     VLMSCOPE_RESULTS_DIR=results/megabench_demo python leaderboard_space/app.py
     VLMSCOPE_RESULTS_REPO=ORG/vlmscope-results python leaderboard_space/app.py
 
-This file only lays out Gradio components; what they show comes from `vlmscope.leaderboard`
+One tab per track found (registered tracks first), each with the page `track_pages.page_for`
+picks. This file only lays out Gradio components; what they show comes from `vlmscope.leaderboard`
 (pure, unit-tested functions). The app reads the results location once at start and never
 writes to it.
 """
 
 from __future__ import annotations
 
-import html
 import os
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
-from track_pages import generic_tab, megabench_tab, rating_tab, simplevqa_tab  # noqa: E402
-from widgets import dom_id, table  # noqa: E402
+from track_pages import page_for  # noqa: E402
+from widgets import dom_id, table, text  # noqa: E402
 
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
-from vlmscope.leaderboard.overview import ordered_tracks, overview_frame, track_title  # noqa: E402
+from vlmscope.leaderboard.overview import overview_frame  # noqa: E402
 from vlmscope.leaderboard.prompts import prompt_data_dirs  # noqa: E402
-from vlmscope.leaderboard.rating_view import rating_board  # noqa: E402
+from vlmscope.leaderboard.safe_html import as_text, markdown_literal  # noqa: E402
 from vlmscope.leaderboard.store import ResultStore  # noqa: E402
+from vlmscope.leaderboard.track_info import track_title  # noqa: E402
 
 TITLE = "vlmscope leaderboard"
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
@@ -43,30 +44,32 @@ OVERVIEW_NOTE = (
 def build_app(store: ResultStore) -> gr.Blocks:
     with gr.Blocks(title=TITLE, fill_width=True) as demo:
         gr.Markdown(f"# {TITLE}")
-        found = (
-            f"{len(store.summaries)} result datasets" if store.summaries else "No result datasets"
-        )
-        gr.Markdown(f"{found} from {html.escape(store.location.source)}.")
+        gr.Markdown(found_note(store))
+        if store.problems:
+            with gr.Accordion(f"{len(store.problems)} result folder(s) skipped", open=False):
+                problems = "\n".join(f"{p.folder}: {p.error}" for p in store.problems)
+                text("Skipped folders", lines=3, value=as_text(problems), elem_id="problems")
         with gr.Tabs():
             with gr.Tab("Overview", id="overview"):
                 overview_tab(store)
-            for track in ordered_tracks(store.summaries):
+            for track in store.tracks():
                 with gr.Tab(track_title(track), id=dom_id("track", track)):
-                    if rating_board(store.summaries, track) is not None:
-                        rating_tab(store, track)
-                    elif track == "megabench":
-                        megabench_tab(store)
-                    elif track == "simplevqa":
-                        simplevqa_tab(store)
-                    else:
-                        generic_tab(store, track)
+                    page_for(store, track)(store, track)
             with gr.Tab("Samples", id="samples"):
                 sample_tab(store, prompt_data_dirs(os.environ))
     return demo
 
 
+def found_note(store: ResultStore) -> str:
+    found = [f"{len(store.summaries)} result datasets"] if store.summaries else []
+    if store.boards:
+        found.append(f"{len(store.boards)} rating board{'s' if len(store.boards) > 1 else ''}")
+    what = " and ".join(found) or "No result datasets"
+    return f"{what} from {markdown_literal(store.location.source)}."
+
+
 def overview_tab(store: ResultStore) -> None:
-    frame = overview_frame(store.summaries)
+    frame = overview_frame(store.summaries, store.boards)
     gr.Markdown(OVERVIEW_NOTE)
     table(
         frame, show_search="filter", show_row_numbers=True, elem_id="overview-table", max_height=700

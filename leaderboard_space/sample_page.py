@@ -15,7 +15,6 @@ import gradio as gr
 from widgets import table, text
 
 from vlmscope.leaderboard import samples as sv
-from vlmscope.leaderboard.overview import ordered_tracks
 from vlmscope.leaderboard.prompts import prompt_view
 from vlmscope.leaderboard.store import ResultStore, UnknownRun
 
@@ -29,7 +28,7 @@ class SampleBrowser:
     def __init__(self, store: ResultStore, prompt_data: Mapping[str, Path]) -> None:
         self.store = store
         self.prompt_data = prompt_data
-        self.tracks = ordered_tracks(store.summaries)
+        self.tracks = store.sample_tracks()
 
     def details(self, track: str, model: str) -> list[dict[str, Any]]:
         try:

@@ -43,22 +43,24 @@ def text(label: str, lines: int = 3, **options: Any) -> gr.Textbox:
     return gr.Textbox(label=label, lines=lines, max_lines=30, interactive=False, **options)
 
 
-View = Callable[..., tuple[Any, pd.DataFrame]]
+View = Callable[..., tuple[Any, ...]]
 
 
 def chart_and_table(
     view: View, initial: Sequence[Any], **table_options: Any
 ) -> tuple[gr.Plot, gr.Dataframe]:
     """A chart above a table, both showing `view(*initial)` (a figure and the frame it plots)."""
-    figure, frame = view(*initial)
+    figure, frame = view(*initial)[:2]
     return gr.Plot(figure, show_label=False), table(frame, **table_options)
 
 
-def bind(controls: Sequence[Any], view: View, plot: gr.Plot, frame: gr.Dataframe) -> None:
-    """Redraw the chart and the table whenever one of `controls` changes."""
+def bind(controls: Sequence[Any], view: View, outputs: Sequence[Any]) -> None:
+    """Redraw `outputs` (charts and tables) from `view` whenever one of `controls` changes."""
 
-    def refresh(*values: Any) -> tuple[Any, Any]:
-        figure, data = view(*values)
-        return figure, update_table(data)
+    def refresh(*values: Any) -> tuple[Any, ...]:
+        return tuple(
+            update_table(value) if isinstance(output, gr.Dataframe) else value
+            for output, value in zip(outputs, view(*values), strict=True)
+        )
 
-    gr.on([c.change for c in controls], refresh, list(controls), [plot, frame])
+    gr.on([c.change for c in controls], refresh, list(controls), list(outputs))

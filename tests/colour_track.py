@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from PIL import Image
 
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.messages import GenerationParams, Response, user_request
-from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackOptions
+from vlmscope.tracks.base import (
+    Sample,
+    Scored,
+    ScoringContext,
+    SummaryReport,
+    TrackBase,
+    TrackOptions,
+)
 
 COLOURS = {
     "red": (220, 30, 30),
@@ -38,7 +44,7 @@ def square_png(rgb: tuple[int, int, int], size: int) -> bytes:
     return buffer.getvalue()
 
 
-class ColourTrack:
+class ColourTrack(TrackBase):
     name: ClassVar[str] = "colours"
 
     def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
@@ -57,9 +63,9 @@ class ColourTrack:
                 *images,
                 question,
                 params=GenerationParams(max_new_tokens=self.options.max_new_tokens),
-                oracle_answer=colour,
             )
-            out.append(Sample(id=f"colour-{i:03d}", request=request, meta={"answer": colour}))
+            sample = Sample(f"colour-{i:03d}", request, {"answer": colour}, reference=colour)
+            out.append(sample)
         return out[: self.limit] if self.limit else out
 
     async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
@@ -70,11 +76,6 @@ class ColourTrack:
             sample.id, {"accuracy": float(parsed == sample.meta["answer"])}, parsed=parsed
         )
 
-    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
+    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> SummaryReport:
         accuracy = sum(s.scores["accuracy"] for s in scored) / max(1, len(scored))
-        return {"accuracy": accuracy, "n": len(scored)}
-
-    def write_extras(
-        self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]
-    ) -> None:
-        return None
+        return SummaryReport({"accuracy": accuracy, "n": len(scored)})

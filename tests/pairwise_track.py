@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tests.colour_track import ColourOptions, ColourTrack
 from vlmscope.config import ModelConfig, TrackConfig
-from vlmscope.tracks.base import Sample, Scored
+from vlmscope.tracks.base import Sample
 from vlmscope.tracks.pairwise import PairwiseOptions, PairwiseScoring
 
 
@@ -24,14 +22,6 @@ class ColourPairwiseTrack(PairwiseScoring):
 
     def samples(self, model: ModelConfig) -> list[Sample]:
         return [
-            Sample(s.id, s.request, {**s.meta, "model": model.name, "category": "colours"})
+            Sample(s.id, s.request, {**s.meta, "category": "colours"}, s.reference)
             for s in self.prompts.samples(model)
         ]
-
-    def write_extras(
-        self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]
-    ) -> None:
-        return None
-
-    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
-        return PairwiseScoring.summarize(self, samples, scored)

@@ -1,3 +1,17 @@
-"""vlmscope: evaluate vision-language models the way the benchmark papers do."""
+"""vlmscope: evaluate vision-language models the way the benchmark papers do.
+
+Layers, top to bottom; a module imports only from its own layer or below, never in a cycle
+(`tests/foundation/test_import_layers.py` checks both):
+
+4. `runner` (the phased run, result datasets), `leaderboard` (what the Space shows), `cli`
+3. `tracks` (one package per benchmark, each registered once by its `TrackSpec`)
+2. `ratings` (Elo, Bradley-Terry, bootstrap, style control, the typed `RatingBoard`), `judges`
+1. `models` (backends), `metrics` (pure scoring functions), `sandbox`
+0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `literals`
+   (types and I/O)
+
+The thin entries above the package (`run_eval.py`, `leaderboard_space/`, `dataset_scripts/`,
+`evaluate_metrics/`) may import any of it.
+"""
 
 __version__ = "0.1.0"

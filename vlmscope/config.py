@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+_MAX_NEW_TOKENS = (
+    "cap on new tokens per reply; default none: each track's own (official) limit applies"
+)
 
 
 class ImageBudget(_Strict):
@@ -50,7 +56,7 @@ class HFModelConfig(_Strict):
     batch_size: int = Field(default=8, gt=0)
     dtype: Literal["float32", "bfloat16", "float16", "auto"] = "float32"
     device_map: str | None = None
-    max_new_tokens: int = Field(default=512, gt=0)
+    max_new_tokens: int | None = Field(default=None, gt=0, description=_MAX_NEW_TOKENS)
     image_budget: ImageBudget = ImageBudget()
 
 
@@ -66,7 +72,7 @@ class OpenAIModelConfig(_Strict):
     base_url: str
     model: str
     api_key_env: str | None = None
-    max_new_tokens: int = Field(default=512, gt=0)
+    max_new_tokens: int | None = Field(default=None, gt=0, description=_MAX_NEW_TOKENS)
     concurrency: int = Field(default=8, gt=0)
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=5, ge=0)
@@ -87,7 +93,8 @@ ModelConfig = Annotated[
 
 
 class TrackConfig(_Strict):
-    """One track to run. `options` are validated by the track's own typed options class."""
+    """One track to run. Its name is checked against the track registry, and `options` by the
+    track's own typed options class, when the run is planned (`vlmscope.runner.plan`)."""
 
     name: str
     data_dir: str | None = Field(
@@ -96,15 +103,6 @@ class TrackConfig(_Strict):
     subset: str | None = Field(default=None, description="builder config, e.g. MEGA-Bench `core`")
     judge: ModelConfig | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("name")
-    @classmethod
-    def _known_track(cls, value: str) -> str:
-        from vlmscope.tracks.registry import is_known, track_names
-
-        if not is_known(value):
-            raise ValueError(f"unknown track {value!r}; known: {', '.join(track_names())}")
-        return value
 
 
 class RunConfig(_Strict):
@@ -115,6 +113,27 @@ class RunConfig(_Strict):
     tracks: list[TrackConfig] = Field(min_length=1)
     push_to_hub: str | None = None
 
+    @model_validator(mode="after")
+    def _one_folder_each(self) -> RunConfig:
+        """Each (model, track) result has its own folder: two models (or tracks) whose names
+        map to the same folder would overwrite each other's results, so such a config is
+        rejected here, naming both entries."""
+        for kind, names in (
+            ("models", [m.name for m in self.models]),
+            ("tracks", [t.name for t in self.tracks]),
+        ):
+            first: dict[str, int] = {}
+            for index, name in enumerate(names):
+                folder = folder_name(name)
+                if folder in first:
+                    other = first[folder]
+                    raise ValueError(
+                        f"{kind}.{index}.name: {name!r} would share the result folder {folder!r} "
+                        f"with {kind}.{other}.name {names[other]!r}; give them distinct names"
+                    )
+                first[folder] = index
+        return self
+
     @property
     def cache_file(self) -> Path:
         return Path(self.cache_path) if self.cache_path else Path(self.output_dir) / "cache.sqlite"
@@ -124,6 +143,12 @@ class RunConfig(_Strict):
         payload = self.model_dump(exclude={"output_dir", "cache_path", "push_to_hub"})
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def folder_name(name: str) -> str:
+    """A model or track name as one path component (no separators, no dot-only names, never a
+    leading "_" or ".", which result folders of the run itself use)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
 
 
 class ConfigError(ValueError):
@@ -148,6 +173,12 @@ def parse_config(raw: dict[str, Any], *, source: str = "<config>") -> RunConfig:
         return RunConfig.model_validate(raw)
     except ValidationError as err:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()
+            ": ".join(
+                filter(
+                    None,
+                    (".".join(str(p) for p in e["loc"]), e["msg"].removeprefix("Value error, ")),
+                )
+            )
+            for e in err.errors()
         )
         raise ConfigError(f"{source}: {problems}") from err

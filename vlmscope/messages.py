@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 Role = Literal["user", "assistant"]
@@ -55,18 +55,19 @@ class GenerationParams:
     temperature: float = 0.0
 
 
+def effective_max_new_tokens(requested: int, cap: int | None) -> int:
+    """The one rule for a reply's length: the request's own limit (the track's, which knows the
+    benchmark's official value), lowered to the backend config's `max_new_tokens` when set."""
+    return requested if cap is None else min(requested, cap)
+
+
 @dataclass(frozen=True)
 class Request:
-    """One call to a model.
-
-    `oracle_answer` is what the oracle backend replies (the reference in the form the track
-    expects). It is never sent to a model and is not part of the content hash.
-    """
+    """One call to a model: what is sent, and nothing else (its hash is the cache key)."""
 
     turns: tuple[Turn, ...]
     system: str | None = None
     params: GenerationParams = GenerationParams()
-    oracle_answer: str | None = field(default=None, compare=False)
 
     @property
     def images(self) -> list[ImagePart]:
@@ -91,14 +92,13 @@ class Request:
         return _sha256_json(payload)
 
     def with_turns(self, turns: tuple[Turn, ...]) -> Request:
-        return Request(turns, self.system, self.params, self.oracle_answer)
+        return Request(turns, self.system, self.params)
 
 
 def user_request(
     *parts: str | bytes | Part,
     system: str | None = None,
     params: GenerationParams | None = None,
-    oracle_answer: str | None = None,
 ) -> Request:
     """A single user turn built from strings (text) and bytes (encoded images), in order."""
     built: list[Part] = []
@@ -113,7 +113,6 @@ def user_request(
         turns=(Turn("user", tuple(built)),),
         system=system,
         params=params or GenerationParams(),
-        oracle_answer=oracle_answer,
     )
 
 

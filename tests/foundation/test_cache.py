@@ -1,7 +1,7 @@
 import multiprocessing
 
+from vlmscope.cache import ResponseCache
 from vlmscope.messages import Response, Status
-from vlmscope.runner.cache import ResponseCache
 
 
 def test_ok_response_is_final_and_failed_one_is_replaced(tmp_path):

@@ -19,7 +19,6 @@ def test_valid_config_and_defaults():
             "models.0.hf.batch_size",
         ),
         ({"models": [{"backend": "nope"}]}, "models.0"),
-        ({"tracks": [{"name": "not-a-track"}]}, "tracks.0.name"),
         ({"limit": -1}, "limit"),
         ({"models": [{"backend": "oracle", "colour": "red"}]}, "models.0.oracle.colour"),
     ],
@@ -42,3 +41,36 @@ def test_yaml_errors_name_the_file(tmp_path):
     path.write_text("models: [oops\n")
     with pytest.raises(ConfigError, match="bad.yaml"):
         load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("models", "message"),
+    [
+        (
+            [{"backend": "oracle", "name": "org/m"}, {"backend": "oracle", "name": "org_m"}],
+            "models.1.name: 'org_m' would share the result folder 'org_m' with models.0.name 'org/m'",
+        ),
+        (
+            [{"backend": "oracle", "name": "m"}, {"backend": "oracle", "name": "m"}],
+            "models.1.name: 'm' would share the result folder 'm' with models.0.name 'm'",
+        ),
+    ],
+)
+def test_two_models_sharing_a_result_folder_are_rejected_naming_both(models, message):
+    with pytest.raises(ConfigError) as err:
+        parse_config({**VALID, "models": models})
+    assert message in str(err.value)
+
+
+def test_a_track_listed_twice_is_rejected():
+    track = VALID["tracks"][0]
+    with pytest.raises(ConfigError, match=r"tracks\.1\.name: .* with tracks\.0\.name"):
+        parse_config({**VALID, "tracks": [track, track]})
+
+
+def test_an_unknown_track_is_rejected_when_the_run_is_planned():
+    from vlmscope.runner.plan import plan_tracks
+
+    config = parse_config({**VALID, "tracks": [{"name": "megabnech"}]})
+    with pytest.raises(ConfigError, match=r"run\.yaml: tracks\.0\.name: unknown track 'megabnech'"):
+        plan_tracks(config, source="run.yaml")

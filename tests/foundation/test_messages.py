@@ -1,12 +1,16 @@
+import dataclasses
+
 from vlmscope.messages import (
     GenerationParams,
     ImagePart,
+    Request,
     Response,
     Status,
     Usage,
     cache_key,
     user_request,
 )
+from vlmscope.tracks.base import Sample
 
 
 def test_hash_covers_image_bytes():
@@ -16,13 +20,22 @@ def test_hash_covers_image_bytes():
     assert a.content_hash() == user_request(b"\x89PNG-one", "What is shown?").content_hash()
 
 
-def test_hash_covers_order_params_and_system_but_not_oracle_answer():
+def test_hash_covers_order_params_and_system():
     base = user_request(b"img", "q")
     assert base.content_hash() != user_request("q", b"img").content_hash()
     assert base.content_hash() != user_request(b"img", "q", system="be brief").content_hash()
     longer = user_request(b"img", "q", params=GenerationParams(max_new_tokens=7))
     assert base.content_hash() != longer.content_hash()
-    assert base.content_hash() == user_request(b"img", "q", oracle_answer="x").content_hash()
+
+
+def test_a_request_holds_no_answer_and_the_sample_reference_is_not_hashed():
+    """What the oracle replies lives on the sample, so a request is only what is sent."""
+    assert {f.name for f in dataclasses.fields(Request)} == {"turns", "system", "params"}
+    request = user_request(b"img", "q")
+    with_reference = Sample("s", request, reference="the gold")
+    without = Sample("s", user_request(b"img", "q"))
+    assert with_reference.request.content_hash() == without.request.content_hash()
+    assert with_reference.request == without.request
 
 
 def test_cache_key_depends_on_backend_identity():

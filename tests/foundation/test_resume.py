@@ -182,7 +182,7 @@ def test_two_processes_split_the_work_and_match_one(tmp_path, config, reference)
     ]
     launch(cmd)
     assert details(double) == details(reference)
-    report = json.loads((double / "run_report.json").read_text())[0]
+    report = json.loads((double / "run_report.json").read_text())["tracks"][0]
     assert report["by_rank"] == {"0": N_SAMPLES // 2, "1": N_SAMPLES // 2}  # each did half
 
 
@@ -195,5 +195,5 @@ def test_two_processes_with_an_instant_backend_lose_nothing(tmp_path):
            str(ROOT / "run_eval.py"), "--config", str(ROOT / "tests" / "configs" / "colours_oracle.yaml"),
            "--output-dir", str(out)]  # fmt: skip
     launch(cmd)
-    report = json.loads((out / "run_report.json").read_text())[0]
+    report = json.loads((out / "run_report.json").read_text())["tracks"][0]
     assert report["by_rank"] == {"0": 12, "1": 12} and report["summary"]["accuracy"] == 1.0

@@ -1,4 +1,4 @@
-"""One results folder for every leaderboard test: a real oracle run plus fabricated results."""
+"""One results folder for every leaderboard test, each result made by its real producer."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ def results_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("lb") / "results"
     fabricate.run_megabench_oracle(out / "megabench_run")
     fabricate.write_hostile(out / "hostile_run")
-    fabricate.write_simplevqa(out / "simplevqa_run")
-    fabricate.write_rating_board(out / "arena_run")
+    fabricate.run_simplevqa(out / "simplevqa_run")
+    fabricate.run_colours(out / "colours_run")
+    fabricate.write_arena_board(out / "arena_board")
     return out
 
 

@@ -1,27 +1,46 @@
-"""Result folders for the leaderboard tests, written through the real result writer.
+"""Result folders for the leaderboard tests, each made by the code that makes them for real.
 
 - `run_megabench_oracle`: the real runner, the oracle on the shipped MEGA-Bench sample (no judge,
   so the open task is flagged `judge_missing`);
+- `run_simplevqa`: the real runner on the shipped SimpleVQA sample with two models, the oracle
+  (`svqa-strong`) and an OpenAI-compatible model served by a local stub (`svqa-weak`: right on
+  a third of the questions, "I don't know" on a third, wrong on the rest), graded over HTTP by
+  the stub as the SimpleVQA grader would (exact match, `tests/simplevqa/exact_grader.py`);
+- `write_arena_board`: the VisionArena human battles of the FastChat golden
+  (`tests/golden/arena/battles_5k.jsonl`) rated by `vlmscope ratings battles --reference
+  fastchat --style-control --result-dir DIR`: a board result dataset with every category;
+- `run_colours`: the real runner on the test suite's colour track (`tests/colour_track.py`), a
+  track no registration knows, so the Space shows it with the generic page;
 - `write_hostile`: a MEGA-Bench-shaped result whose model name, task name, keyword, response,
-  parsed answer, reference and judge reply carry script payloads that set `window.__pwned`;
-- `write_simplevqa`: SimpleVQA summaries built with the track's own metric functions;
-- `write_rating_board`: a rating track (VisionArena-shaped) with style control and categories.
+  parsed answer, reference and judge reply carry script payloads that set `window.__pwned`.
+  It is written by hand on purpose: it stands for untrusted data (a results repo anyone can
+  push to), which no producer of ours would write.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
-import numpy as np
+import yaml
 
 import run_eval
+from tests.servers import Call, OpenAIStub
+from tests.simplevqa.exact_grader import grader_reply, read_grader_prompt
+from vlmscope import cli as vlmscope_cli
 from vlmscope.messages import Response, Status, user_request
 from vlmscope.runner.results import TrackResult, write_result
 from vlmscope.tracks.base import Sample, Scored
-from vlmscope.tracks.simplevqa.grading import Grade
-from vlmscope.tracks.simplevqa.metrics import METRICS, factuality_table, grouped_tables
+from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.simplevqa.rows import read_rows
 
+REPO = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("megabench_oracle.yaml")
+BATTLES = REPO / "tests" / "golden" / "arena" / "battles_5k.jsonl"
+ARENA_GOLDEN = REPO / "tests" / "golden" / "arena" / "fastchat_leaderboards.json"
+ARENA_TRACK = "visionarena"
+COLOUR_TRACK = "tests.colour_track:ColourTrack"
 PAYLOAD = (
     "<script>window.__pwned = 1; alert('script')</script>"
     "<img src=x onerror=\"window.__pwned = 1; alert('img')\">"
@@ -29,15 +48,104 @@ PAYLOAD = (
 HOSTILE_MODEL = "hostile<img src=x onerror=window.__pwned=1>"
 HOSTILE_TASK = "<script>window.__pwned=1</script>task"
 HOSTILE_KEYWORD = "<b>bold</b><img src=x onerror=window.__pwned=1>"
-SIMPLEVQA_QUESTION = "图中红色的形状是什么？"  # data id 0 of the shipped sample
-SIMPLEVQA_MODELS = {"svqa-strong": (14, 4, 2), "svqa-weak": (6, 10, 4)}  # correct, incorrect, NA
-ARENA = {"arena-a": (1100.0, 1080.0, 1120.0), "arena-b": (1050.0, 1030.0, 1070.0)}
-ARENA["arena-c"] = (1045.0, 1020.0, 1075.0)
-STYLE = {"arena-a": (1060.0, 1040.0, 1080.0), "arena-b": (1070.0, 1050.0, 1090.0)}
+WEAK_WRONG = "banana"
 
 
 def run_megabench_oracle(out: Path) -> None:
     assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out)]) == 0
+
+
+def run_colours(out: Path, model: str = "colour-oracle", n_samples: int = 8) -> None:
+    config = {
+        "models": [{"backend": "oracle", "name": model}],
+        "tracks": [{"name": COLOUR_TRACK, "options": {"n_samples": n_samples}}],
+    }
+    assert (
+        run_eval.main(["--config", str(_write_config(out, config)), "--output-dir", str(out)]) == 0
+    )
+
+
+def _write_config(out: Path, config: dict[str, Any]) -> Path:
+    """The run's config beside its output folder (not inside: that is the run's own)."""
+    path = out.parent / f"{out.name}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return path
+
+
+def simplevqa_gold() -> dict[str, str]:
+    """Question -> gold answer of the shipped SimpleVQA sample, in data order."""
+    return {row.question: row.answer for row in read_rows(sample_dir("simplevqa"))}
+
+
+def weak_answer(question_index: int, gold: str) -> str:
+    """`svqa-weak`: right on every third question, "I don't know" on the next, else wrong."""
+    return (gold, "I don't know", WEAK_WRONG)[question_index % 3]
+
+
+def _stub_replier(gold: dict[str, str]) -> Any:
+    questions = list(gold)
+
+    def reply(call: Call) -> str:
+        try:
+            read_grader_prompt(call.prompt)
+        except ValueError:  # not a grader prompt: the weak model is asked a question
+            index = next(i for i, q in enumerate(questions) if q in call.prompt)
+            return weak_answer(index, gold[questions[index]])
+        return grader_reply(call.prompt)
+
+    return reply
+
+
+def run_simplevqa(out: Path) -> None:
+    """Both models on the shipped sample, graded by the stub; results under `out`."""
+    with OpenAIStub(_stub_replier(simplevqa_gold())) as stub:
+        config = {
+            "models": [
+                {"backend": "oracle", "name": "svqa-strong"},
+                {
+                    "backend": "openai",
+                    "name": "svqa-weak",
+                    "base_url": stub.base_url,
+                    "model": "weak",
+                    "max_retries": 0,
+                },
+            ],
+            "tracks": [
+                {
+                    "name": "simplevqa",
+                    "judge": {
+                        "backend": "openai",
+                        "name": "exact-match-grader",
+                        "base_url": stub.base_url,
+                        "model": "grader",
+                        "max_retries": 0,
+                    },
+                    "options": {"bootstrap_rounds": 200, "seed": 0},
+                }
+            ],
+        }
+        path = _write_config(out, config)
+        assert run_eval.main(["--config", str(path), "--output-dir", str(out)]) == 0
+
+
+def write_arena_board(folder: Path) -> None:
+    """The VisionArena board of the golden battles, written by the ratings command as a board
+    result dataset in `folder`: every category board, each with its style-controlled fit."""
+    argv = ["ratings", "battles", str(BATTLES), "--reference", "fastchat", "--style-control"]
+    assert vlmscope_cli.main([*argv, "--result-dir", str(folder)]) == 0
+
+
+def arena_golden(board: str) -> dict[str, Any]:
+    """FastChat's own numbers for one board of the golden battles (`full`, `ocr`, ...)."""
+    loaded: dict[str, Any] = json.loads(ARENA_GOLDEN.read_text(encoding="utf-8"))[board]
+    return loaded
+
+
+def arena_models() -> list[str]:
+    """The models of the golden battles, best first on FastChat's overall board."""
+    ratings = arena_golden("full")["rating"]
+    return sorted(ratings, key=lambda model: -ratings[model])
 
 
 def _result(
@@ -84,56 +192,3 @@ def write_hostile(out: Path) -> Path:
     stats = {"keyword_stats": {"skills": keywords}}
     summary = {"overall": 0.125, "core": 0.25, "open": 0.0, "summary_and_keyword_stats": stats}
     return write_result(out, _result(HOSTILE_MODEL, "megabench", summary, [answered, failed]))
-
-
-def simplevqa_summary(correct: int, incorrect: int, not_attempted: int) -> dict:
-    grades = (
-        [Grade.CORRECT] * correct
-        + [Grade.INCORRECT] * incorrect
-        + [Grade.NOT_ATTEMPTED] * not_attempted
-    )
-    languages = ["EN" if i % 2 else "ZH" for i in range(len(grades))]
-    overall = factuality_table(grades, rounds=200, rng=np.random.default_rng(0))
-    return {
-        **{k: overall[k] for k in METRICS},
-        "overall": overall,
-        "by_language": grouped_tables(grades, languages, rounds=200, seed=0),
-        "by_task_category": grouped_tables(
-            grades, ["recognition"] * len(grades), rounds=200, seed=0
-        ),
-    }
-
-
-def write_simplevqa(out: Path) -> None:
-    meta = {"data_id": 0, "language": "CN", "question": SIMPLEVQA_QUESTION, "answer": "圆形"}
-    sample = Sample("0", user_request(SIMPLEVQA_QUESTION), {**meta, "task_category": "recognition"})
-    scored = Scored("0", {"correct": 1.0}, parsed="correct", extra={"grader_replies": ["A"]})
-    for model, counts in SIMPLEVQA_MODELS.items():
-        summary = simplevqa_summary(*counts)
-        write_result(
-            out, _result(model, "simplevqa", summary, [(sample, Response("圆形"), scored)])
-        )
-
-
-def _board(entries: dict[str, tuple[float, float, float]]) -> dict:
-    return {m: {"rating": r, "lower": lo, "upper": hi} for m, (r, lo, hi) in entries.items()}
-
-
-def write_rating_board(out: Path, track: str = "visionarena") -> None:
-    board = {
-        "ratings": _board(ARENA),
-        "style_control": _board(STYLE),
-        "categories": {
-            "ocr": {
-                "ratings": _board(
-                    {"arena-b": (1090.0, 1070.0, 1110.0), "arena-a": (1000.0, 980.0, 1020.0)}
-                )
-            },
-            "captioning": _board({"arena-c": (1200.0, 1150.0, 1250.0)}),
-        },
-    }
-    for model in ARENA:
-        sample = Sample("b1", user_request("Describe."), {"category": "captioning"})
-        write_result(
-            out, _result(model, track, board, [(sample, Response("A photo."), Scored("b1", {}))])
-        )

@@ -1,10 +1,12 @@
 """The Space in a real browser: Debian's Chromium driven by Playwright, app served on 127.0.0.1.
 
-The app runs as `python leaderboard_space/app.py` would, over a real MEGA-Bench oracle run plus
-fabricated SimpleVQA, rating-track and hostile results, under an audit hook that logs any outside
+The app runs as `python leaderboard_space/app.py` would, over real MEGA-Bench, SimpleVQA and
+colour-track runs, the VisionArena board of the golden human battles (as `vlmscope ratings
+battles --result-dir` writes it) and a hostile result, under an audit hook that logs any outside
 connection. Every page must show the expected models and numbers, sorting must reorder the
-overview, the sample browser must show responses as text, and the script payloads in the hostile
-result must run nothing. Screenshots go to `test-artifacts/leaderboard/`.
+overview, the rating page must follow its category and style-control pickers, the sample browser
+must show responses as text, and the script payloads in the hostile result must run nothing.
+Screenshots go to `test-artifacts/leaderboard/`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,15 @@ from urllib.request import urlopen
 
 import pytest
 
-from tests.leaderboard.fabricate import HOSTILE_MODEL, PAYLOAD, SIMPLEVQA_QUESTION
+from tests.leaderboard.fabricate import (
+    ARENA_TRACK,
+    HOSTILE_MODEL,
+    PAYLOAD,
+    arena_models,
+    simplevqa_gold,
+)
+from vlmscope.leaderboard.rating_view import board_view, rating_frame
+from vlmscope.leaderboard.store import ResultStore
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -42,7 +52,10 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-MODELS = ("oracle", HOSTILE_MODEL, "svqa-strong", "svqa-weak", "arena-a", "arena-b", "arena-c")
+TOP = "glm-4v-72b-07"  # first on the overall board of the golden battles
+ARENA = tuple(arena_models())
+MODELS = ("oracle", HOSTILE_MODEL, "svqa-strong", "svqa-weak", "colour-oracle", *ARENA)
+SIMPLEVQA_QUESTION = next(iter(simplevqa_gold()))  # data id 0: the first sample browsed
 
 
 def _free_port() -> int:
@@ -162,6 +175,14 @@ def wait_for_value(page: sync_api.Page, selector: str, text: str) -> None:
     )
 
 
+def wait_for_error_bars(page: sync_api.Page) -> None:
+    """Wait until a chart on the page draws an interval that is more than a point."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot .errorbar path')]"
+        ".some(p => p.getBoundingClientRect().height > 1)"
+    )
+
+
 def model_order(page: sync_api.Page) -> list[str]:
     return [line for line in lines(page, "#overview-table") if line in MODELS]
 
@@ -171,22 +192,23 @@ def choose(page: sync_api.Page, dropdown: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
 
 
-def test_overview_shows_every_model_and_headline(watched: Watched) -> None:
+def test_overview_shows_every_model_and_headline(watched: Watched, store: ResultStore) -> None:
     page = watched.page
     text = lines(page, "#overview-table")
     for header in (
         "MEGA-Bench overall",
         "SimpleVQA F",
-        "VisionArena rating",
+        "colours accuracy",
+        "visionarena rating",
         "Config hash",
         "Failed",
     ):
         assert header in text
-    for number in ("85.71", "100", "73.68", "37.5", "1100", "+30.0 / -25.0"):
+    top = rating_frame(store.boards[ARENA_TRACK].board).iloc[0]
+    for number in ("85.71", "100", "40", "50", f"{top['Rating']:g}", top["95% CI"]):
         assert number in text
-    assert model_order(page) == list(
-        MODELS
-    )  # best first by MEGA-Bench, then SimpleVQA, then rating
+    # best first by MEGA-Bench, then SimpleVQA, then colours, then the rating
+    assert model_order(page) == list(MODELS)
     shot(page, "overview")
 
 
@@ -224,27 +246,67 @@ def test_simplevqa_page_breaks_down_with_intervals(watched: Watched) -> None:
     tab(page, "SimpleVQA")
     page.wait_for_selector("#simplevqa-table")
     overall = lines(page, "#simplevqa-table")
-    assert {"svqa-strong", "svqa-weak", "73.7", "F 95% CI"} <= set(overall)
+    assert {"svqa-strong", "svqa-weak", "33.3", "40", "F 95% CI"} <= set(overall)
     page.locator("#simplevqa-breakdown").get_by_text("By language").click()
-    wait_for_text(page, "#simplevqa-table", "ZH")
-    page.wait_for_selector(".js-plotly-plot .errorbar")  # bars carry their intervals
+    wait_for_text(page, "#simplevqa-table", "CN")
+    wait_for_error_bars(page)
     shot(page, "simplevqa")
 
 
-def test_rating_page_toggles_style_control_and_category(watched: Watched) -> None:
+def rating_cell(page: sync_api.Page, table: str, model: str) -> str:
+    shown = lines(page, table)
+    return shown[shown.index(model) + 1] if model in shown else ""
+
+
+def wait_for_rating(page: sync_api.Page, table: str, model: str, value: str) -> None:
+    """Wait until the table shows `value` as the model's rating: the server has answered."""
+    deadline = time.monotonic() + 15
+    while rating_cell(page, table, model) != value:
+        assert time.monotonic() < deadline, f"{model} never showed {value} in {table}"
+        page.wait_for_timeout(100)
+
+
+def test_rating_page_follows_category_and_style_control(
+    watched: Watched, store: ResultStore
+) -> None:
+    """The VisionArena board of `ratings battles --result-dir`: pick a category, toggle style
+    control; each time the table shows that view's ratings, which differ from the last."""
     page = watched.page
-    tab(page, "VisionArena")
+    board = store.boards[ARENA_TRACK].board
+
+    def expected(category: str, style_control: bool) -> str:
+        frame = rating_frame(board_view(board, category, style_control=style_control))
+        return f"{frame.set_index('Model').loc[TOP, 'Rating']:g}"
+
+    tab(page, ARENA_TRACK)
     table = "#visionarena-table"
     page.wait_for_selector(table)
-    assert lines(page, table)[lines(page, table).index("arena-a") + 1] == "1100"
-    page.locator("#visionarena-style input").check()
-    wait_for_text(page, table, "1060", absent="arena-c")  # arena-c has no style-controlled rating
-    assert [m for m in lines(page, table) if m.startswith("arena-")] == ["arena-b", "arena-a"]
-    shot(page, "visionarena_style_control")
-    page.locator("#visionarena-style input").uncheck()
+    wait_for_rating(page, table, TOP, expected("overall", False))
+    note = page.locator("#visionarena-note").inner_text()
+    assert "from 4772 battles" in note and "battles_5k.jsonl" in note
+    assert not page.locator("#visionarena-style input").is_checked()
+    wait_for_error_bars(page)
+    shot(page, "visionarena_overall")
+    overall = lines(page, table)
+
     choose(page, "#visionarena-category", "ocr")
-    wait_for_text(page, table, "1090")
+    wait_for_rating(page, table, TOP, expected("ocr", False))
+    ocr = lines(page, table)
+    assert ocr != overall
     shot(page, "visionarena_ocr")
+
+    page.locator("#visionarena-style input").check()
+    wait_for_rating(page, table, TOP, expected("ocr", True))
+    assert lines(page, table) != ocr
+    assert {"tokens", "headers", "lists", "bold"} <= set(
+        lines(page, "#visionarena-style-coefficients")
+    )
+    shot(page, "visionarena_ocr_style_control")
+
+    choose(page, "#visionarena-category", "overall")
+    wait_for_rating(page, table, TOP, expected("overall", True))
+    page.locator("#visionarena-style input").uncheck()
+    wait_for_rating(page, table, TOP, expected("overall", False))
 
 
 def test_sample_browser_shows_response_prompt_and_scores(watched: Watched) -> None:

@@ -5,12 +5,17 @@ from __future__ import annotations
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_bars
-from vlmscope.leaderboard.rating_view import Rating
+from vlmscope.leaderboard.rating_view import rating_frame, ratings_of
+from vlmscope.leaderboard.records import by_model
 from vlmscope.leaderboard.store import ResultStore
+from vlmscope.ratings.battle_presets import BattleSettings, rate_battles
+from vlmscope.ratings.board import RatingBoard
+
+HOSTILE = "evil<img src=x onerror=window.__pwned=1>"
 
 
 def test_radar_has_one_closed_polygon_per_model_and_escaped_labels(store: ResultStore) -> None:
-    records = mb.megabench_records(store.summaries)
+    records = by_model(store.summaries, "megabench")
     models = sorted(records)
     figure = keyword_radar(mb.keyword_frame(records, models, "skills"), models, "Skills")
     assert len(figure.data) == 2
@@ -20,17 +25,31 @@ def test_radar_has_one_closed_polygon_per_model_and_escaped_labels(store: Result
     assert not any("<" in label for label in names_and_labels)
 
 
-def test_rating_bars_carry_asymmetric_intervals() -> None:
-    figure = rating_bars({"a": Rating(1000, 990, 1030), "b": Rating(1050, 1000, 1060)}, "x")
-    bar = figure.data[0]
-    assert list(bar.x) == ["b", "a"]
-    assert list(bar.error_y.array) == [10, 30] and list(bar.error_y.arrayminus) == [50, 10]
-    assert figure.layout.yaxis.range[0] < 990 < 1060 < figure.layout.yaxis.range[1]
+def test_rating_bars_carry_the_boards_asymmetric_intervals(store: ResultStore) -> None:
+    board = store.boards["visionarena"].board
+    ratings = ratings_of(board)
+    bar = rating_bars(ratings, "x").data[0]
+    assert list(bar.x) == list(ratings) and bar.y[0] == max(r.rating for r in ratings.values())
+    assert list(bar.error_y.array) == [r.upper - r.rating for r in ratings.values()]
+    assert list(bar.error_y.arrayminus) == [r.rating - r.lower for r in ratings.values()]
+    assert min(bar.error_y.arrayminus) >= 0 and min(bar.error_y.array) >= 0
+
+
+def test_a_hostile_model_name_on_a_board_is_text_in_tables_and_escaped_in_charts() -> None:
+    battles = [
+        {"model_a": HOSTILE, "model_b": "plain", "winner": w}
+        for w in ("model_a", "model_b", "model_a", "tie", "model_a")
+    ] * 4
+    board = RatingBoard.from_result(rate_battles(battles, BattleSettings(rounds=20, seed=1)))
+    assert rating_frame(board)["Model"].tolist() == [HOSTILE, "plain"]  # kept for a text cell
+    figure = rating_bars(ratings_of(board), f"title {HOSTILE}")
+    assert not any("<" in label for label in figure.data[0].x)
+    assert "<" not in figure.layout.title.text
 
 
 def test_rate_bars_group_by_model(store: ResultStore) -> None:
-    records = svqa.simplevqa_records(store.summaries)
+    records = by_model(store.summaries, "simplevqa")
     figure = rate_bars(svqa.rate_points(records, "By language", "F"), "F", "title")
     assert [t.name for t in figure.data] == ["svqa-strong", "svqa-weak"]
-    assert all(list(t.x) == ["EN", "ZH"] for t in figure.data)
+    assert all(list(t.x) == ["CN", "EN"] for t in figure.data)
     assert all(min(t.error_y.array) >= 0 for t in figure.data)

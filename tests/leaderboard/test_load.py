@@ -6,11 +6,15 @@ import functools
 import hashlib
 import os
 import shutil
+import time
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import snapshot_download
 
+from tests.leaderboard.fabricate import ARENA_TRACK, run_colours
 from vlmscope.leaderboard.load import (
     OutsideResults,
     ResultsLocation,
@@ -18,7 +22,10 @@ from vlmscope.leaderboard.load import (
     location_from_env,
     read_config_rows,
 )
-from vlmscope.leaderboard.store import ResultStore, UnknownRun
+from vlmscope.leaderboard.store import Problem, ResultStore, UnknownRun
+from vlmscope.ratings.battle_presets import BattleSettings, rate_battles
+from vlmscope.ratings.board import RatingBoard
+from vlmscope.runner.results import BoardResult, write_board_result
 
 
 def _tree(root: Path) -> dict[str, float]:
@@ -29,7 +36,18 @@ def test_finds_one_folder_per_model_and_track(results_dir: Path) -> None:
     folders = find_result_folders(ResultsLocation.local(results_dir))
     names = sorted(f"{f.parent.name}/{f.name}" for f in folders)
     assert "oracle/megabench" in names and "svqa-weak/simplevqa" in names
-    assert len(names) == 7  # oracle, hostile, 2 SimpleVQA, 3 arena
+    assert "results/arena_board" in names  # a board folder is a result folder of its own
+    assert len(names) == 6  # oracle, hostile, 2 SimpleVQA, colours, the arena board
+
+
+def test_store_reads_summaries_and_the_board(store: ResultStore) -> None:
+    assert store.tracks() == ["megabench", "simplevqa", "colours", ARENA_TRACK]
+    assert store.sample_tracks() == ["megabench", "simplevqa", "colours"]
+    assert store.models("simplevqa") == ["svqa-strong", "svqa-weak"]
+    assert list(store.boards) == [ARENA_TRACK] and store.problems == []
+    assert all(r.model for r in store.summaries)  # a board row is not a model's summary
+    with pytest.raises(UnknownRun):
+        store.details(ARENA_TRACK, "glm-4v-72b-07")
 
 
 def test_default_location_is_results_and_env_overrides(tmp_path: Path) -> None:
@@ -45,6 +63,51 @@ def test_loading_everything_writes_nothing(results_dir: Path) -> None:
     for record in store.summaries:
         store.details(record.track, record.model)
     assert _tree(results_dir) == before
+
+
+def test_the_latest_run_of_a_model_wins(tmp_path: Path) -> None:
+    run_colours(tmp_path / "b_older", n_samples=4)
+    time.sleep(1.05)  # result times have whole seconds
+    run_colours(tmp_path / "a_newer", n_samples=6)
+    store = ResultStore(ResultsLocation.local(tmp_path))
+    assert [(r.model, r.n_samples) for r in store.summaries] == [("colour-oracle", 6)]
+
+
+def _small_board(folder: Path, track: str = "arena") -> Path:
+    battles = [{"model_a": "a", "model_b": "b", "winner": w} for w in ("model_a", "model_b")] * 3
+    board = RatingBoard.from_result(rate_battles(battles, BattleSettings(rounds=10, seed=0)))
+    result = BoardResult(track, board, battles, "test", "", "2026-01-01", "2026-01-01")
+    return write_board_result(folder, result)
+
+
+def _set_board_json(folder: Path, text: str | None) -> None:
+    shard = next((folder / "summary").glob("*.parquet"))
+    table = pq.read_table(shard)
+    column = table.schema.get_field_index("board")
+    pq.write_table(table.set_column(column, "board", pa.array([text], pa.string())), shard)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        None,
+        "[1, 2]",
+        '{"models": ["a"]}',
+        '{"models": {"a": {"rating": 1000.0}}}',
+        '{"models": {"a": {"rating": "high", "lower": 1, "upper": 2}}}',
+        '{"models": {}, "categories": {"ocr": {"no models": 1}}}',
+    ],
+)
+def test_a_board_that_does_not_parse_is_skipped_and_reported(tmp_path: Path, text: str) -> None:
+    _small_board(tmp_path / "good", track="fine")
+    _set_board_json(_small_board(tmp_path / "runs" / "bad"), text)
+    store = ResultStore(ResultsLocation.local(tmp_path))
+    assert list(store.boards) == ["fine"] and set(store.boards["fine"].board.models) == {"a", "b"}
+    assert len(store.problems) == 1
+    problem = store.problems[0]
+    assert isinstance(problem, Problem) and problem.folder == "runs/bad"
+    assert "'arena'" in problem.error and str(tmp_path) not in problem.error
 
 
 def test_unknown_run_is_refused_not_looked_up(store: ResultStore) -> None:

@@ -1,28 +1,36 @@
-"""MEGA-Bench, SimpleVQA and rating page data, from real and fabricated summaries."""
+"""MEGA-Bench, SimpleVQA and rating page data, from the results their real producers wrote."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
 
+from tests.leaderboard.fabricate import arena_golden
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.rating_view import (
-    Rating,
-    board_categories,
-    board_ratings,
-    ci_ranks,
+    OVERALL,
+    RATING_COLUMNS,
+    board_note,
+    board_view,
+    categories,
     has_style_control,
-    is_rating_summary,
-    rating_board,
     rating_frame,
+    style_frame,
+    view_label,
 )
+from vlmscope.leaderboard.records import by_model
 from vlmscope.leaderboard.store import ResultStore
+from vlmscope.ratings.board import RatingBoard
+
+TOP = "glm-4v-72b-07"  # first on the overall board of the golden battles
+SHOWN = ("captioning", "ocr", "diagram", "english")
 
 
 def test_megabench_keyword_tables_cover_the_five_dimensions(store: ResultStore) -> None:
-    records = mb.megabench_records(store.summaries)
+    records = by_model(store.summaries, "megabench")
     assert mb.default_models(records) == ["oracle", next(m for m in records if m != "oracle")]
     for dimension in mb.DIMENSIONS:
         frame = mb.keyword_frame(records, ["oracle"], dimension)
@@ -37,7 +45,7 @@ def test_megabench_keyword_tables_cover_the_five_dimensions(store: ResultStore) 
 
 
 def test_megabench_models_missing_a_keyword_show_empty_cells(store: ResultStore) -> None:
-    records = mb.megabench_records(store.summaries)
+    records = by_model(store.summaries, "megabench")
     frame = mb.keyword_frame(records, list(records), "skills")
     hostile = next(m for m in records if m != "oracle")
     assert math.isnan(frame.set_index("Keyword").loc["Text Recognition (OCR)", hostile])
@@ -45,15 +53,24 @@ def test_megabench_models_missing_a_keyword_show_empty_cells(store: ResultStore)
 
 
 def test_simplevqa_rates_with_intervals_by_group(store: ResultStore) -> None:
-    records = svqa.simplevqa_records(store.summaries)
+    records = by_model(store.summaries, "simplevqa")
     overall = svqa.factuality_frame(records, "Overall").set_index("Model")
-    assert overall.loc["svqa-strong", "CO"] == 70.0 and overall.loc["svqa-strong", "Graded"] == 20
-    assert overall.loc["svqa-weak", "IN"] == 50.0
-    low, high = (float(x) for x in overall.loc["svqa-strong", "F 95% CI"].split(" - "))
-    assert low < overall.loc["svqa-strong", "F"] < high
+    assert overall.loc["svqa-strong", "CO"] == 100.0 and overall.loc["svqa-strong", "Graded"] == 6
+    # svqa-weak: right on 2 of 6, "I don't know" on 2, wrong on 2
+    weak = overall.loc["svqa-weak"]
+    assert (weak["CO"], weak["NA"], weak["IN"], weak["CGA"], weak["F"]) == (
+        33.3,
+        33.3,
+        33.3,
+        50.0,
+        40.0,
+    )
+    low, high = (float(x) for x in weak["F 95% CI"].split(" - "))
+    assert low < weak["F"] < high
     by_language = svqa.factuality_frame(records, "By language")
-    assert sorted(set(by_language["Group"])) == ["EN", "ZH"] and len(by_language) == 4
-    assert svqa.factuality_frame(records, "By domain").empty  # not in these summaries
+    assert sorted(set(by_language["Group"])) == ["CN", "EN"] and len(by_language) == 4
+    by_domain = svqa.factuality_frame(records, "By domain").set_index(["Model", "Group"])
+    assert by_domain.loc[("svqa-weak", "Life"), "CO"] == 50.0
     points = svqa.rate_points(records, "By language", "CGA")
     assert len(points) == 4 and all(p.lower is not None and p.lower <= p.value for p in points)
 
@@ -65,40 +82,62 @@ def test_simplevqa_reads_partial_summaries() -> None:
     assert svqa.groups_of({"by_language": ["EN"]}, "By language") == {}
 
 
+def _board(store: ResultStore) -> RatingBoard:
+    return store.boards["visionarena"].board
+
+
 def test_rating_board_categories_and_style_control(store: ResultStore) -> None:
-    board = rating_board(store.summaries, "visionarena")
-    assert board is not None and is_rating_summary(board)
-    assert rating_board(store.summaries, "megabench") is None
-    assert board_categories(board) == ["overall", "captioning", "ocr"]
-    assert has_style_control(board)
-    assert list(board_ratings(board, style_control=True)) == ["arena-a", "arena-b"]
-    assert board_ratings(board, "ocr")["arena-b"] == Rating(1090.0, 1070.0, 1110.0)
-    assert board_ratings(board, "captioning")["arena-c"].rating == 1200.0
-    assert board_ratings(board, "captioning", style_control=True) == {}
-    assert board_ratings(board, "no-such-category") == {}
+    board = _board(store)
+    assert categories(board) == [OVERALL, *sorted(board.categories)]
+    assert set(SHOWN) <= set(board.categories)  # `--result-dir` rates every category
+    assert has_style_control(board) and not board.is_style_controlled
+    plain, styled = board_view(board), board_view(board, style_control=True)
+    assert plain is board and styled is board.style_control and styled is not None
+    assert styled.style_coefficients is not None
+    ocr = board_view(board, "ocr", style_control=True)
+    assert ocr is not None and ocr.is_style_controlled
+    assert board_view(board, "no-such-category") is None
 
 
-def test_ci_ranks_share_a_rank_when_intervals_overlap() -> None:
-    ratings = {
-        "a": Rating(1100, 1080, 1120),
-        "b": Rating(1050, 1030, 1070),
-        "c": Rating(1045, 1020, 1081),
-    }
-    assert ci_ranks(ratings) == {"a": 1, "b": 2, "c": 1}  # c's interval reaches a's
-    frame = rating_frame(ratings)
-    assert list(frame["Model"]) == ["a", "b", "c"] and list(frame["Rank"]) == [1, 2, 1]
-    assert frame.iloc[1]["95% CI"] == "+20.0 / -20.0"
+def test_rating_frame_shows_the_boards_numbers(store: ResultStore) -> None:
+    board = _board(store)
+    frame = rating_frame(board_view(board))
+    assert list(frame.columns) == RATING_COLUMNS and len(frame) == len(board.models)
+    top = frame.iloc[0]
+    entry = board.models[TOP]
+    assert top["Model"] == TOP and top["Rank"] == entry.rank == 1
+    assert top["Rating"] == round(entry.rating, 1) and top["Battles"] == entry.battles
+    assert top["Win rate"] == round(entry.win_rate or 0, 1)
+    assert top["95% CI"] == f"+{entry.upper - entry.rating:.1f} / -{entry.rating - entry.lower:.1f}"
+    assert list(frame["Rating"]) == sorted(frame["Rating"], reverse=True)
+    # the rank is the board's: FastChat's own final ranking of these battles
+    golden = arena_golden("full")["final_ranking"]
+    assert {m: float(r) for m, r in zip(frame["Model"], frame["Rank"], strict=True)} == golden
 
 
-@pytest.mark.parametrize(
-    "entry",
-    [
-        {"rating": "1000", "lower": 1, "upper": 2},
-        {"rating": 1.0},
-        None,
-        {"rating": float("nan"), "lower": 0, "upper": 1},
-    ],
-)
-def test_malformed_ratings_are_skipped(entry: object) -> None:
-    board = {"ratings": {"bad": entry, "good": {"rating": 1.0, "lower": 0.5, "upper": 1.5}}}
-    assert list(board_ratings(board)) == ["good"]
+def test_style_coefficients_and_unreported_views(store: ResultStore) -> None:
+    board = _board(store)
+    coefficients = style_frame(board_view(board, style_control=True)).set_index("Feature")
+    assert list(coefficients.index) == ["tokens", "headers", "lists", "bold"]
+    assert coefficients.loc["tokens", "Coefficient"] > 0  # longer answers win votes
+    assert style_frame(board_view(board)).empty and rating_frame(None).empty
+    assert view_label("VisionArena", "x", False, None) == "VisionArena, x: not reported"
+    assert "4772 battles" in view_label("VisionArena", OVERALL, False, board_view(board))
+
+
+@pytest.mark.parametrize("category", SHOWN)
+def test_every_category_board_has_its_own_fit(store: ResultStore, category: str) -> None:
+    board = _board(store)
+    view = board_view(board, category)
+    assert view is not None and view.models.keys() <= board.models.keys()
+    assert rating_frame(view)["Rating"].tolist() != rating_frame(board)["Rating"].tolist()
+
+
+def test_board_note_says_where_the_board_came_from(store: ResultStore) -> None:
+    record = store.boards["visionarena"]
+    note = board_note(record, "VisionArena")
+    assert "one Bradley-Terry fit over 10 models from 4772 battles (ratings battles" in note
+    assert "battles\\_5k\\.jsonl" in note and "fastchat reference" in note
+    hostile = dataclasses.replace(record, source="<img src=x onerror=alert(1)> [x](y)")
+    shown = board_note(hostile, "<b>t</b>")
+    assert "<img" not in shown and "<b>" not in shown and "](" not in shown

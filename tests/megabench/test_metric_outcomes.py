@@ -15,7 +15,13 @@ from vlmscope.metrics.megabench.fields import aggregate_fields, score_field
 from vlmscope.metrics.megabench.lexicon import lemmatize_noun, split_sentences
 from vlmscope.metrics.megabench.program_judge import program_judge
 from vlmscope.metrics.megabench.query import build_judge_requests, score_query
-from vlmscope.metrics.megabench.registry import METRICS, MetricName, metric_function
+from vlmscope.metrics.megabench.registry import (
+    METRICS,
+    MetricName,
+    UnknownMetricError,
+    metric_function,
+    unknown_metrics,
+)
 
 SPEC_METRICS = [
     "exact_str_match",
@@ -157,7 +163,7 @@ def test_rule_metric_on_dummy_parsed_text_is_recorded_not_raised() -> None:
     result = score_query(
         task_name="t",
         metric_info={
-            "field_score_function": {"a": "exact_str_match", "b": "no_such_metric"},
+            "field_score_function": {"a": "exact_str_match", "b": "unsupported"},
             "aggregation": {"function": "mean", "field_weights": {"a": 1, "b": 1}},
             "response_parse_function": "dummy",
         },
@@ -171,6 +177,27 @@ def test_rule_metric_on_dummy_parsed_text_is_recorded_not_raised() -> None:
     assert result.field_scores == {"a": 0}
     assert result.field_errors["a"].startswith("AttributeError")
     assert result.query_score == 0
+
+
+def test_unknown_metric_name_raises_instead_of_scoring() -> None:
+    """The official `MetricType.from_string` raises on it; only None and "unsupported" skip."""
+    metric_info = {
+        "field_score_function": {"a": "exact_str_match", "b": "no_such_metric"},
+        "aggregation": {"function": "mean", "field_weights": {"a": 1, "b": 1}},
+        "response_parse_function": "json",
+    }
+    assert unknown_metrics(metric_info) == {"b": "no_such_metric"}
+    assert unknown_metrics({"field_score_function": {"a": "Exact_Str_Match", "b": None}}) == {}
+    with pytest.raises(UnknownMetricError, match="no_such_metric"):
+        score_query(
+            task_name="t",
+            metric_info=metric_info,
+            eval_context={},
+            correct_answer={"a": "x", "b": "y"},
+            response='{"a": "x", "b": "y"}',
+            query_text="",
+            global_description="",
+        )
 
 
 def test_failed_json_parse_gives_every_field_the_raw_response() -> None:

@@ -27,7 +27,7 @@ DEFAULT_BUDGET = ImageBudget()
 
 
 def build(task, budget=DEFAULT_BUDGET, **kw):
-    return build_prompt(TASKS[task][0], SAMPLE, budget, params=PARAMS, oracle_answer=None, **kw)
+    return build_prompt(TASKS[task][0], SAMPLE, budget, params=PARAMS, **kw)
 
 
 def kinds(request):
@@ -74,7 +74,7 @@ def test_placeholder_count_must_match_media():
     row = TASKS["sample_single_answer"][0]
     bad = type(row)(**{**row.__dict__, "query_media": ()})
     with pytest.raises(RowError, match="query_text.*1 placeholders for 0 media"):
-        build_prompt(bad, SAMPLE, ImageBudget(), params=PARAMS, oracle_answer=None)
+        build_prompt(bad, SAMPLE, ImageBudget(), params=PARAMS)
 
 
 def test_images_flattened_and_capped(tmp_path):

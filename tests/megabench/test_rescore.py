@@ -10,15 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.megabench.golden_json import AGGREGATION, TASK_META, assert_json_close, load
+from tests.megabench.golden_json import TASK_META, assert_json_close, load
+from tests.megabench.pipeline import EXPECTED, INPUTS, assert_tasks_match, expected_task_results
+from vlmscope.metrics.megabench.registry import UnknownMetricError
 from vlmscope.tracks.megabench import rescore as rescore_module
 from vlmscope.tracks.megabench.cli_rescore import add_score
 from vlmscope.tracks.megabench.keywords import load_task_meta
 from vlmscope.tracks.megabench.rescore import RescoreOutputs, rescore, score_responses
-
-PIPELINE = AGGREGATION / "pipeline_example"
-INPUTS = PIPELINE / "inputs"
-EXPECTED = PIPELINE / "expected"
 
 
 def _pipeline_inputs() -> tuple[Any, Any, Any]:
@@ -32,21 +30,10 @@ def _pipeline_inputs() -> tuple[Any, Any, Any]:
 def assert_matches_pipeline_goldens(outputs: RescoreOutputs) -> None:
     """Every number of the three expected files, tasks compared by name."""
     expected = load(EXPECTED / "data_with_scores.json")
-    ours_by_name = {task["task_name"]: task for task in outputs.data_with_scores["data"]}
-    assert list(ours_by_name) == [task["task_name"] for task in expected["data"]]
-    for task in expected["data"]:
-        mine = ours_by_name[task["task_name"]]
-        for key in ("task_score", "mean_task_score", "eval_type"):
-            assert_json_close(mine[key], task[key])
-        for my_query, query in zip(mine["query_response"], task["query_response"], strict=True):
-            assert {k: v for k, v in my_query.items() if k != "scores"} == {
-                k: v for k, v in query.items() if k != "scores"
-            }
-            for key in ("field", "info", "query"):
-                assert_json_close(my_query["scores"][key], query["scores"][key])
+    assert_tasks_match(outputs.data_with_scores["data"], expected["data"])
     assert_json_close(outputs.data_with_scores["summary"], expected["summary"])
     task_results = sorted((r.to_json() for r in outputs.task_results), key=lambda r: r["name"])
-    assert_json_close(task_results, load(EXPECTED / "task_results.json"))
+    assert_json_close(task_results, expected_task_results())
     assert_json_close(
         outputs.summary_and_keyword_stats, load(EXPECTED / "summary_and_keyword_stats.json")
     )
@@ -156,6 +143,20 @@ def test_responses_without_samples_are_rejected() -> None:
     responses, _, _ = _pipeline_inputs()
     with pytest.raises(ValueError, match="no samples"):
         score_responses(responses[:1], [], scorer=ReplayScorer())
+
+
+def test_task_samples_with_an_unknown_metric_are_rejected_naming_the_task() -> None:
+    responses, samples, _ = _pipeline_inputs()
+    name = responses[0]["task_name"]
+    bad = "{'field_score_function': {'x': 'no_such_metric'}, 'response_parse_function': 'json'}"
+    task_samples = [
+        {**task, "task_samples": [{**q, "metric_info": bad} for q in task["task_samples"]]}
+        if task["task_name"] == name
+        else task
+        for task in samples
+    ]
+    with pytest.raises(UnknownMetricError, match=f"task '{name}'.*no_such_metric"):
+        score_responses(responses[:1], task_samples, scorer=ReplayScorer())
 
 
 def test_score_command_writes_the_three_official_files(

@@ -193,7 +193,7 @@ def test_identity_names_what_changes_answers_only() -> None:
     assert base.identity == other_settings.identity
     assert base.identity == {
         "backend": "openai", "base_url": "http://127.0.0.1:1/v1", "model": "judge-model",
-        "max_new_tokens": 512, "image_budget": ImageBudget().model_dump(),
+        "max_new_tokens": None, "image_budget": ImageBudget().model_dump(),
     }  # fmt: skip
     assert OpenAIBackend(config("http://x/v1", model="other")).identity != base.identity
 

@@ -2,12 +2,12 @@
 
 import asyncio
 
+from vlmscope.cache import ResponseCache
 from vlmscope.judges.client import Judge
 from vlmscope.judges.pairwise import judge_pair, load_pairwise_template
 from vlmscope.judges.verdicts import VerdictOutcome
 from vlmscope.messages import Response, user_request
 from vlmscope.models.base import SyncBackend
-from vlmscope.runner.cache import ResponseCache
 
 TEMPLATE = load_pairwise_template("visionarena_bench_judge.txt")
 QUESTION = user_request(b"\x89PNG-fake", "What colour is the square?")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from vlmscope.ratings import Battles, load_records, select_battles
 
@@ -49,3 +50,25 @@ def anony_battles() -> Battles:
 
 def by_model(values: dict[str, float], models: tuple[str, ...]) -> np.ndarray:
     return np.array([values[m] for m in models], dtype=np.float64)
+
+
+def assert_board_matches(
+    result: dict[str, Any], board: dict[str, Any], skip: set[str] = frozenset()
+) -> None:
+    """A board's JSON (`RatingBoard.to_json()`) against one board of fastchat_leaderboards.json:
+    same battles and models, points within 0.1, interval ends within 0.2 (`skip`: separable
+    models, whose reference value is wherever the optimiser stopped)."""
+    assert result["settings"]["n_battles"] == board["n_battles"]
+    assert set(result["models"]) == set(board["rating"])
+    for model, got in result["models"].items():
+        assert got["battles"] == board["num_battles"][model]
+        if model in skip:
+            continue
+        assert got["rating"] == pytest.approx(board["rating"][model], abs=0.1)
+        assert got["lower"] == pytest.approx(board["rating_q025"][model], abs=0.2)
+        assert got["upper"] == pytest.approx(board["rating_q975"][model], abs=0.2)
+
+
+def separable_in(board_key: str) -> set[str]:
+    """The models to skip on one golden board (see SEPARABLE)."""
+    return {model for model, boards in SEPARABLE.items() if board_key in boards}

@@ -1,4 +1,5 @@
-"""`vlmscope ratings`: every --reference preset run on the golden inputs, compared to the goldens."""
+"""`vlmscope ratings --out`: every --reference preset run on the golden inputs, compared to the
+goldens. With --style-control the board is the plain fit and `style_control` the styled one."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.ratings.arena_golden import GOLDEN_DIR, SEPARABLE
+from tests.ratings.arena_golden import GOLDEN_DIR, assert_board_matches, separable_in
 from tests.ratings.verdict_golden import AH_V2_FILE_ORDER, BASELINE, VERDICTS_FILE, golden
-from vlmscope.ratings import cli
+from vlmscope.cli import ratings as cli
 
 BATTLES_FILE = GOLDEN_DIR / "battles_5k.jsonl"
 PROBENCH = golden("probench_show_result.json")
@@ -33,7 +34,15 @@ def run(tmp_path: Path, *argv: str) -> dict[str, Any]:
     args = _parser().parse_args(["ratings", *argv, "--out", str(out)])
     assert args.func(args) == 0
     loaded: dict[str, Any] = json.loads(out.read_text())
-    assert set(loaded) >= {"models", "style_coefficients", "unparseable", "settings"}
+    assert set(loaded) == {
+        "models",
+        "style_coefficients",
+        "unparseable",
+        "excluded",
+        "settings",
+        "style_control",
+        "categories",
+    }
     return loaded
 
 
@@ -43,7 +52,8 @@ def verdicts(tmp_path: Path, *flags: str, file: Path = VERDICTS_FILE) -> dict[st
 
 @pytest.mark.parametrize("mode", ["both_games", "first_game_only"])
 def test_probench_preset(tmp_path: Path, mode: str) -> None:
-    flags = ["--first-game-only"] if mode == "first_game_only" else []
+    # ProBench is style-controlled itself: --style-control adds no companion.
+    flags = ["--first-game-only"] if mode == "first_game_only" else ["--style-control"]
     result = verdicts(tmp_path, "--reference", "probench", *flags)
     models = result["models"]
     for model, expected in PROBENCH[mode].items():
@@ -67,6 +77,7 @@ def test_probench_preset(tmp_path: Path, mode: str) -> None:
         )
     assert result["style_coefficients"] is None
     assert result["settings"]["style_control"] is True
+    assert result["style_control"] is None
     assert result["unparseable"] > 0
 
 
@@ -75,9 +86,23 @@ def test_probench_preset(tmp_path: Path, mode: str) -> None:
 def test_arena_hard_v01_preset(tmp_path: Path, mode: str, style: str) -> None:
     flags = ["--first-game-only"] if mode == "first_game_only" else []
     flags += ["--style-control"] if style == "style_control" else []
-    result = verdicts(tmp_path, "--reference", "arena-hard-v0.1", *flags)
-    expected = AH_V01[mode][style]
-    assert result["settings"]["n_battle_rows"] == AH_V01[mode]["n_battle_rows"]
+    board = verdicts(tmp_path, "--reference", "arena-hard-v0.1", *flags)
+    assert board["settings"]["style_control"] is False
+    result = board["style_control"] if style == "style_control" else board
+    assert result["settings"]["style_control"] is (style == "style_control")
+    check_arena_hard_v01(board, AH_V01[mode]["no_style"], AH_V01[mode]["n_battle_rows"])
+    check_arena_hard_v01(result, AH_V01[mode][style], AH_V01[mode]["n_battle_rows"])
+    if style == "style_control":
+        coefs = list(result["style_coefficients"].values())
+        np.testing.assert_allclose(coefs, AH_V01[mode][style]["style_coef"], atol=2e-4, rtol=0)
+    else:
+        assert result["style_coefficients"] is None
+        assert result["style_control"] is None
+
+
+def check_arena_hard_v01(result: dict[str, Any], expected: dict[str, Any], rows: int) -> None:
+    """One arena-hard v0.1 board against its golden (Elo and win-rate points and intervals)."""
+    assert result["settings"]["n_battle_rows"] == rows
     for model, want in expected["elo"].items():
         got = result["models"][model]
         assert got["rating"] == pytest.approx(want["score"], abs=0.1)
@@ -87,11 +112,6 @@ def test_arena_hard_v01_preset(tmp_path: Path, mode: str, style: str) -> None:
         assert got["win_rate"] == pytest.approx(rates["score"], abs=0.05)
         assert got["win_rate_lower"] == pytest.approx(rates["lower"], abs=0.05)
         assert got["win_rate_upper"] == pytest.approx(rates["upper"], abs=0.05)
-    if style == "style_control":
-        coefs = list(result["style_coefficients"].values())
-        np.testing.assert_allclose(coefs, expected["style_coef"], atol=2e-4, rtol=0)
-    else:
-        assert result["style_coefficients"] is None
 
 
 @pytest.mark.parametrize("key", ["no_style", "style_length+markdown"])
@@ -102,9 +122,22 @@ def test_arena_hard_v2_preset(tmp_path: Path, key: str) -> None:
     ordered = tmp_path / "verdicts.jsonl"
     ordered.write_text("".join(json.dumps(row) + "\n" for row in lines))
     flags = ["--style-control"] if key != "no_style" else []
-    result = verdicts(tmp_path, "--reference", "arena-hard-v2", *flags, file=ordered)
+    board = verdicts(tmp_path, "--reference", "arena-hard-v2", *flags, file=ordered)
+    check_arena_hard_v2(board, AH_V2["no_style"])
+    result = board["style_control"] if key != "no_style" else board
+    check_arena_hard_v2(result, AH_V2[key])
+    if key == "no_style":
+        assert result["style_coefficients"] is None
+        assert result["style_control"] is None
+    else:
+        np.testing.assert_allclose(
+            list(result["style_coefficients"].values()), AH_V2[key]["style_coef_median"], atol=2e-3
+        )
+
+
+def check_arena_hard_v2(result: dict[str, Any], expected: dict[str, Any]) -> None:
+    """One arena-hard v2 board against its golden (win rates and intervals within 0.5)."""
     assert result["settings"]["n_battle_rows"] == AH_V2["n_battle_rows"]
-    expected = AH_V2[key]
     for model, got in result["models"].items():
         assert got["rating"] == pytest.approx(expected[model]["score_pct"], abs=0.5)
         for ours, theirs in zip(
@@ -113,39 +146,26 @@ def test_arena_hard_v2_preset(tmp_path: Path, key: str) -> None:
             strict=True,
         ):
             assert float(ours) == pytest.approx(float(theirs), abs=0.5)
-    if key == "no_style":
-        assert result["style_coefficients"] is None
-    else:
-        np.testing.assert_allclose(
-            list(result["style_coefficients"].values()), expected["style_coef_median"], atol=2e-3
-        )
-
-
-def _compare_board(
-    result: dict[str, Any], board: dict[str, Any], skip: set[str] = frozenset()
-) -> None:
-    assert result["settings"]["n_battles"] == board["n_battles"]
-    assert set(result["models"]) == set(board["rating"])
-    for model, got in result["models"].items():
-        assert got["battles"] == board["num_battles"][model]
-        if model in skip:
-            continue
-        assert got["rating"] == pytest.approx(board["rating"][model], abs=0.1)
-        assert got["lower"] == pytest.approx(board["rating_q025"][model], abs=0.2)
-        assert got["upper"] == pytest.approx(board["rating_q975"][model], abs=0.2)
 
 
 def test_fastchat_preset_full_board(tmp_path: Path) -> None:
     result = run(tmp_path, "battles", str(BATTLES_FILE), "--reference", "fastchat")
-    _compare_board(result, BOARDS["full"])
+    assert_board_matches(result, BOARDS["full"])
     assert {m: e["rank"] for m, e in result["models"].items()} == BOARDS["full"]["final_ranking"]
+    assert result["style_control"] is None and result["categories"] == {}
 
 
 def test_fastchat_preset_style_control(tmp_path: Path) -> None:
-    result = run(
+    board = run(
         tmp_path, "battles", str(BATTLES_FILE), "--reference", "fastchat", "--style-control"
     )
-    _compare_board(result, BOARDS["full_style_control"])
+    assert_board_matches(board, BOARDS["full"])
+    assert board["settings"]["style_control"] is False
+    assert board["style_coefficients"] is None
+    result = board["style_control"]
+    assert result["settings"]["style_control"] is True
+    assert result["style_control"] is None
+    assert_board_matches(result, BOARDS["full_style_control"])
     coefs = list(result["style_coefficients"].values())
     np.testing.assert_allclose(coefs, BOARDS["full_style_control"]["style_coef_final"], atol=2e-4)
 
@@ -160,8 +180,7 @@ def test_fastchat_preset_category_board(tmp_path: Path) -> None:
         "--category",
         "captioning",
     )
-    skip = {model for model, boards in SEPARABLE.items() if "captioning" in boards}
-    _compare_board(result, BOARDS["captioning"], skip)
+    assert_board_matches(result, BOARDS["captioning"], separable_in("captioning"))
 
 
 def test_fastchat_preset_online_elo(tmp_path: Path) -> None:
@@ -257,8 +276,14 @@ def test_bad_settings_exit_2_with_a_message(tmp_path: Path, argv: list[str], cap
 
 def test_help_explains_inputs_and_references(capsys) -> None:
     for command, words in (
-        ("battles", ["fastchat", "--anchor", "MODEL=VALUE", "--category"]),
-        ("verdicts", ["probench", "arena-hard-v2", "[[A>>B]]", "unparseable"]),
+        (
+            "battles",
+            ["fastchat", "--anchor", "MODEL=VALUE", "--category", "--result-dir", "visionarena"],
+        ),
+        (
+            "verdicts",
+            ["probench", "arena-hard-v2", "[[A>>B]]", "unparseable", "--track"],
+        ),
     ):
         with pytest.raises(SystemExit):
             _parser().parse_args(["ratings", command, "--help"])

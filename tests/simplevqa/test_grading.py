@@ -9,10 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests.simplevqa.exact_grader import ScriptedGrader
+from vlmscope.cache import ResponseCache
 from vlmscope.judges.client import Judge
-from vlmscope.runner.cache import ResponseCache
+from vlmscope.messages import GenerationParams, user_request
 from vlmscope.tracks.simplevqa.grader_prompt import load_grader_prompt
 from vlmscope.tracks.simplevqa.grading import Grade, grade_response, grader_request, parse_reply
+from vlmscope.tracks.simplevqa.track import SimpleVQATrack
+
+SETTINGS = SimpleVQATrack.judge_settings
 
 CASES = json.loads(
     (Path(__file__).parent / "cases" / "grader_replies.json").read_text(encoding="utf-8")
@@ -36,7 +40,7 @@ def _grade(tmp_path: Path, replies: list[str | None], prompt_file: str = "simple
     backend = ScriptedGrader(replies)
     judge = Judge(backend, ResponseCache(tmp_path / "cache.sqlite"))
     prompt = load_grader_prompt(prompt_file)
-    result = asyncio.run(grade_response(judge, prompt, "What city?", "Paris", "Paris"))
+    result = asyncio.run(grade_response(judge, SETTINGS, prompt, "What city?", "Paris", "Paris"))
     return result, backend, judge
 
 
@@ -81,15 +85,28 @@ def test_grades_are_cached_like_responses(tmp_path: Path) -> None:
     _, backend, judge = _grade(tmp_path, ["hmm", "C"])
     fresh = Judge(backend, ResponseCache(tmp_path / "cache.sqlite"))  # a new run, same cache file
     prompt = load_grader_prompt("simplevqa_grader_en.txt")
-    result = asyncio.run(grade_response(fresh, prompt, "What city?", "Paris", "Paris"))
+    result = asyncio.run(grade_response(fresh, SETTINGS, prompt, "What city?", "Paris", "Paris"))
     assert result.grade is Grade.NOT_ATTEMPTED and result.replies == ("hmm", "C")
     assert fresh.counts["cached"] == 2 and fresh.counts["asked"] == 0 and len(backend.prompts) == 2
 
 
 def test_grader_request_is_text_only_and_greedy() -> None:
-    request = grader_request(load_grader_prompt("simplevqa_grader_en.txt"), "Q?", "gold", "resp")
+    prompt = load_grader_prompt("simplevqa_grader_en.txt")
+    request = grader_request(SETTINGS, prompt, "Q?", "gold", "resp")
     assert request.images == [] and len(request.turns) == 1 and request.turns[0].role == "user"
-    assert request.params.temperature == 0.0
+    assert request.params == GenerationParams(max_new_tokens=512, temperature=0.0)
     assert (
         "Question: Q?\nCorrect Answer: gold\nPredicted Answer: resp\n```" in request.turns[0].text
     )
+
+
+def test_grader_request_and_its_cache_key_are_as_before_the_shared_judge_request() -> None:
+    """Grades cached before judge requests were built in one place are still found."""
+    prompt = load_grader_prompt("simplevqa_grader_zh.txt")
+    for retry in (False, True):
+        request = grader_request(SETTINGS, prompt, "Q?", "gold", "resp", retry=retry)
+        before = user_request(
+            prompt.render("Q?", "gold", "resp", retry=retry),
+            params=GenerationParams(temperature=0.0),
+        )
+        assert request == before and request.content_hash() == before.content_hash()

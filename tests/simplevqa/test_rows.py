@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import io
+import json
+import shutil
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from dataset_scripts.simplevqa import build
 from vlmscope.tracks.simplevqa.rows import (
     SAMPLE_DIR,
     Category,
     SimpleVQADataError,
+    SimpleVQARow,
     parse_category,
     read_rows,
 )
+
+JSON_NAME = "simpleVQA_final_modified.json"
 
 
 def test_shipped_sample_covers_what_the_track_needs() -> None:
@@ -52,6 +59,7 @@ def test_json_layout_reads_the_same_rows(sample_records, write_json_layout) -> N
         ),
         ("language", "FR", "data_id 1012: field 'language' is 'FR'"),
         ("question", " ", "data_id 1012: field 'question' is empty"),
+        ("answer", None, "data_id 1012: field 'answer' is empty"),
     ],
 )
 def test_bad_row_names_its_data_id_and_field(
@@ -85,10 +93,82 @@ def test_missing_parquet_column(sample_records, write_parquet) -> None:
         read_rows(write_parquet(sample_records))
 
 
-def test_duplicate_data_id(sample_records, write_parquet) -> None:
-    sample_records[1]["data_id"] = sample_records[0]["data_id"]
-    with pytest.raises(SimpleVQADataError, match="data_id 0: duplicate"):
-        read_rows(write_parquet(sample_records))
+def test_duplicate_data_id_stops_the_reader_and_the_builder(
+    sample_records, write_parquet, tmp_path
+) -> None:
+    message = (
+        "test.parquet, data_id 1012: field 'data_id' repeats row 3 (row 6); "
+        "it would be asked and graded twice"
+    )
+    folder = write_parquet([*sample_records, sample_records[3]])
+    with pytest.raises(SimpleVQADataError) as read:
+        read_rows(folder)
+    assert str(read.value) == message
+    with pytest.raises(SimpleVQADataError) as built:
+        build("default", folder, str(tmp_path / "cache"))
+    assert str(built.value) == message
+    assert rows_as_read(read_rows(write_parquet(sample_records))) == rows_as_read(
+        read_rows(SAMPLE_DIR)
+    )
+
+
+def rows_as_read(rows: list[SimpleVQARow]) -> list[tuple[object, ...]]:
+    return [(r.data_id, r.image, r.question, r.answer, r.category) for r in rows]
+
+
+def outside_image(folder: Path) -> str:
+    outside = folder.parent / "outside.bin"
+    shutil.copy(folder / "simpleVQA_datasets" / "img_1013.bin", outside)
+    (folder / "simpleVQA_datasets" / "link.bin").symlink_to(outside)
+    return "link.bin"
+
+
+@pytest.mark.parametrize(
+    ("image", "message"),
+    [
+        (
+            lambda folder: "../../../../etc/passwd",
+            "data_id 1013: field 'image' names '../../../../etc/passwd', which resolves to ",
+        ),
+        (
+            lambda folder: "/etc/passwd",
+            "data_id 1013: field 'image' names an absolute path '/etc/passwd'",
+        ),
+        (outside_image, "data_id 1013: field 'image' names 'link.bin', which resolves to "),
+    ],
+    ids=["climbing out", "absolute", "symlink out"],
+)
+def test_image_path_leaving_the_data_folder_is_refused(
+    sample_records, write_json_layout, tmp_path, image, message
+) -> None:
+    folder = write_json_layout(sample_records)
+    records = json.loads((folder / JSON_NAME).read_text(encoding="utf-8"))
+    bad = next(r for r in records if r["data_id"] == 1013)
+    bad["image"] = image(folder)
+    (folder / JSON_NAME).write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(SimpleVQADataError) as read:
+        read_rows(folder)
+    assert str(read.value).startswith(message)
+    if "absolute" not in message:
+        assert "outside the data folder" in str(read.value)
+    with pytest.raises(SimpleVQADataError) as built:
+        build("default", folder, str(tmp_path / "cache"))
+    assert str(built.value) == str(read.value)
+    # the other rows are read exactly as before
+    others = [r for r in records if r["data_id"] != 1013]
+    (folder / JSON_NAME).write_text(json.dumps(others, ensure_ascii=False), encoding="utf-8")
+    expected = [r for r in read_rows(SAMPLE_DIR) if r.data_id != 1013]
+    assert rows_as_read(read_rows(folder)) == rows_as_read(expected)
+
+
+def test_image_linked_inside_the_data_folder_is_read(sample_records, write_json_layout) -> None:
+    folder = write_json_layout(sample_records)
+    images = folder / "simpleVQA_datasets"
+    (images / "link.bin").symlink_to(images / "img_1013.bin")
+    records = json.loads((folder / JSON_NAME).read_text(encoding="utf-8"))
+    next(r for r in records if r["data_id"] == 1013)["image"] = "link.bin"
+    (folder / JSON_NAME).write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    assert rows_as_read(read_rows(folder)) == rows_as_read(read_rows(SAMPLE_DIR))
 
 
 def test_empty_folder(tmp_path) -> None:

@@ -1,4 +1,4 @@
-"""The track on the shipped sample: options, requests, grading, summaries and extras."""
+"""The track on the shipped sample: options, requests, grading, the report and its tables."""
 
 from __future__ import annotations
 
@@ -11,14 +11,16 @@ from typing import Any
 import pytest
 
 from tests.simplevqa.exact_grader import ExactMatchGrader, ScriptedGrader
+from vlmscope.cache import ResponseCache
 from vlmscope.config import TrackConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import ImagePart, Response, Status, TextPart
 from vlmscope.models.base import Backend, SyncBackend
 from vlmscope.models.oracle import OracleBackend
-from vlmscope.runner.cache import ResponseCache
 from vlmscope.tracks.base import Sample, Scored, ScoringContext
 from vlmscope.tracks.registry import build_track
+from vlmscope.tracks.simplevqa import track as track_module
+from vlmscope.tracks.simplevqa.report import TABLES_FILE, SimpleVQAReport, tables_markdown
 from vlmscope.tracks.simplevqa.track import SimpleVQATrack
 
 CASES = Path(__file__).parent / "cases"
@@ -41,10 +43,19 @@ def make_track(
     return track
 
 
+def oracle_for(samples: Sequence[Sample]) -> OracleBackend:
+    """The oracle as the runner builds it: told each sample's reference, keyed by request."""
+    return OracleBackend(
+        references={s.request.content_hash(): s.reference for s in samples if s.reference}
+    )
+
+
 def run_track(
-    track: SimpleVQATrack, model: SyncBackend, grader: Backend, cache: Path
+    track: SimpleVQATrack, model: SyncBackend | None, grader: Backend, cache: Path
 ) -> tuple[list[Sample], list[Scored]]:
+    """Answer every sample with `model` (None: the oracle) and grade the answers."""
     samples = track.samples()
+    model = model or oracle_for(samples)
     responses = model.generate([s.request for s in samples])
     context = ScoringContext(judge=Judge(grader, ResponseCache(cache)))
 
@@ -96,23 +107,22 @@ def test_requests_follow_the_official_prompt() -> None:
     assert en.turns[0].text.endswith(
         "## Now let's ask the question:\nWhich city's name is written in the image?\n"
     )
-    assert en.oracle_answer == "Paris" and samples[3].meta["task_category"] == "Text Processing"
+    assert samples[3].reference == "Paris" and samples[3].meta["task_category"] == "Text Processing"
 
 
 def test_limit_counts_rows_and_atomic_questions_follow_their_row() -> None:
     samples = make_track({"atomic_questions": True}, limit=2).samples()
     assert [s.id for s in samples] == ["0", "0:atomic", "1", "1:atomic"]
     assert (
-        samples[1].meta["question"] == "图中的形状是什么颜色？"
-        and samples[1].request.oracle_answer == "红色"
+        samples[1].meta["question"] == "图中的形状是什么颜色？" and samples[1].reference == "红色"
     )
 
 
 def test_oracle_gets_full_marks_with_the_exact_match_grader(tmp_path: Path) -> None:
     track = make_track({"bootstrap_rounds": 200})
-    samples, scored = run_track(track, OracleBackend(), ExactMatchGrader(), tmp_path / "c.sqlite")
+    samples, scored = run_track(track, None, ExactMatchGrader(), tmp_path / "c.sqlite")
     assert all(s.outcome == "ok" and s.parsed == "correct" for s in scored)
-    summary = track.summarize(samples, scored)
+    summary = track.summarize(samples, scored).summary()
     assert summary["CO"] == 1.0 and summary["F"] == 1.0 and summary["NA"] == summary["IN"] == 0.0
     assert summary["n_graded"] == 6 and summary["outcomes"] == {"ok": 6}
     assert set(summary["by_language"]) == {"CN", "EN"}
@@ -122,10 +132,19 @@ def test_oracle_gets_full_marks_with_the_exact_match_grader(tmp_path: Path) -> N
     assert list(summary)[:5] == ["F", "CO", "CGA", "NA", "IN"]
 
 
+def test_summary_counts_every_row_built_and_refuses_a_missing_result(tmp_path: Path) -> None:
+    track = make_track({"atomic_questions": True, "bootstrap_rounds": 0})
+    samples, scored = run_track(track, None, ExactMatchGrader(), tmp_path / "c.sqlite")
+    summary = track.summarize(samples, scored).summary()
+    assert summary["n_items"] == len(track.rows) == 6 and summary["n_graded"] == 6
+    with pytest.raises(ValueError, match=r"no scored result for sample\(s\) \['1'\]"):
+        track.summarize(samples, [s for s in scored if s.sample_id != "1"])
+
+
 def test_oracle_gets_full_marks_with_the_chinese_official_grader(tmp_path: Path) -> None:
     track = make_track({"grader_prompt": "simplevqa_grader_zh.txt", "bootstrap_rounds": 0})
-    samples, scored = run_track(track, OracleBackend(), ExactMatchGrader(), tmp_path / "c.sqlite")
-    summary = track.summarize(samples, scored)
+    samples, scored = run_track(track, None, ExactMatchGrader(), tmp_path / "c.sqlite")
+    summary = track.summarize(samples, scored).summary()
     assert summary["CO"] == 1.0 and summary["grader"]["reply_format"] == "json_labels"
 
 
@@ -149,7 +168,7 @@ def test_mixed_outcomes_are_counted_and_kept_out_of_the_rates(tmp_path: Path) ->
     model = FixedAnswers(["圆形", "3520", "I don't know", None, "42", "4"])
     samples, scored = run_track(track, model, ExactMatchGrader(), tmp_path / "c.sqlite")
     assert [s.outcome for s in scored] == ["ok", "ok", "ok", "request_failed", "ok", "ok"]
-    summary = track.summarize(samples, scored)
+    summary = track.summarize(samples, scored).summary()
     assert summary["n_items"] == 6 and summary["n_graded"] == 5
     assert (summary["CO"], summary["IN"], summary["NA"]) == pytest.approx((3 / 5, 1 / 5, 1 / 5))
     assert summary["CGA"] == pytest.approx(3 / 4)
@@ -158,17 +177,15 @@ def test_mixed_outcomes_are_counted_and_kept_out_of_the_rates(tmp_path: Path) ->
 
 def test_unparseable_grades_are_shown_not_graded(tmp_path: Path) -> None:
     track = make_track({"bootstrap_rounds": 0}, limit=2)
-    samples, scored = run_track(
-        track, OracleBackend(), ScriptedGrader(["no idea"]), tmp_path / "c.sqlite"
-    )
+    samples, scored = run_track(track, None, ScriptedGrader(["no idea"]), tmp_path / "c.sqlite")
     assert [s.outcome for s in scored] == ["judge_unparseable"] * 2
     assert scored[0].scores == {} and scored[0].extra["grader_replies"] == ["no idea", "no idea"]
-    summary = track.summarize(samples, scored)
+    summary = track.summarize(samples, scored).summary()
     assert summary["n_graded"] == 0 and summary["n_judge_unparseable"] == 2 and summary["CO"] == 0.0
     assert summary["by_language"]["CN"]["n_judge_unparseable"] == 2
 
 
-def test_atomic_analysis_and_extras(tmp_path: Path) -> None:
+def test_atomic_analysis_and_tables(tmp_path: Path) -> None:
     track = make_track({"atomic_questions": True, "bootstrap_rounds": 50})
     # original right, atomic wrong for row 0; original wrong, atomic right for row 1013
     answers = [
@@ -188,7 +205,8 @@ def test_atomic_analysis_and_extras(tmp_path: Path) -> None:
     samples, scored = run_track(
         track, FixedAnswers(answers), ExactMatchGrader(), tmp_path / "c.sqlite"
     )
-    summary = track.summarize(samples, scored)
+    report = track.summarize(samples, scored)
+    summary = report.summary()
     assert summary["n_items"] == 6 and summary["CO"] == pytest.approx(5 / 6)
     atomic = summary["atomic"]
     assert atomic["n_pairs"] == 6 and atomic["cells"]["atomic_only_failure"] == 1
@@ -196,8 +214,8 @@ def test_atomic_analysis_and_extras(tmp_path: Path) -> None:
         atomic["cells"]["knowledge_or_reasoning_failure"] == 1
         and atomic["cells"]["both_correct"] == 4
     )
-    track.write_extras(tmp_path, samples, scored)
-    tables = (tmp_path / "simplevqa_tables.md").read_text(encoding="utf-8")
+    report.write_files(tmp_path)
+    tables = (tmp_path / TABLES_FILE).read_text(encoding="utf-8")
     assert (
         "## By task category" in tables and "| Logic & Science | 1 | 0 | 0.0 [0.0, 0.0]" in tables
     )
@@ -229,10 +247,8 @@ class CannedGrader(SyncBackend):
 def test_canned_official_replies_give_the_expected_tables(tmp_path: Path) -> None:
     case = json.loads((CASES / "canned_track_replies.json").read_text(encoding="utf-8"))
     track = make_track({"grader_prompt": case["grader_prompt"], "bootstrap_rounds": 100})
-    samples, scored = run_track(
-        track, OracleBackend(), CannedGrader(case["replies"]), tmp_path / "c"
-    )
-    summary = track.summarize(samples, scored)
+    samples, scored = run_track(track, None, CannedGrader(case["replies"]), tmp_path / "c")
+    summary = track.summarize(samples, scored).summary()
     expected = case["expected"]
     assert summary["outcomes"] == expected["outcomes"]
     assert _subset(summary["overall"], expected["overall"])
@@ -244,3 +260,23 @@ def test_canned_official_replies_give_the_expected_tables(tmp_path: Path) -> Non
 
 def _subset(actual: dict[str, Any], expected: dict[str, Any]) -> bool:
     return all(actual[k] == pytest.approx(v) for k, v in expected.items())
+
+
+def test_tables_are_rendered_from_the_report_without_bootstrapping_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    track = make_track({"atomic_questions": True, "bootstrap_rounds": 50})
+    samples, scored = run_track(track, None, ExactMatchGrader(), tmp_path / "c.sqlite")
+    report = track.summarize(samples, scored)
+    assert isinstance(report, SimpleVQAReport)
+
+    def no_more_bootstraps(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("write_files bootstrapped again")
+
+    for name in ("factuality_table", "grouped_tables", "atomic_analysis"):
+        monkeypatch.setattr(track_module, name, no_more_bootstraps)
+    report.write_files(tmp_path)
+    written = (tmp_path / TABLES_FILE).read_text(encoding="utf-8")
+    assert written == tables_markdown(report.summary())
+    with pytest.raises(AssertionError, match="bootstrapped again"):
+        track.summarize(samples, scored)  # the guard itself can fail

@@ -12,9 +12,10 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from vlmscope.messages import Request, Response, cache_key
+from vlmscope.cache import ResponseCache
+from vlmscope.judges.settings import JudgeSettings
+from vlmscope.messages import Request, Response, cache_key, effective_max_new_tokens
 from vlmscope.models.base import Backend, LoopLocal
-from vlmscope.runner.cache import ResponseCache
 
 
 class Judge:
@@ -31,6 +32,15 @@ class Judge:
     @property
     def identity(self) -> dict[str, Any]:
         return self.backend.identity
+
+    def describe(self, settings: JudgeSettings) -> dict[str, Any]:
+        """The judge and the limits its replies were actually given, for a run's summary."""
+        cap = self.backend.identity.get("max_new_tokens")
+        return {
+            "judge": self.backend.name,
+            "max_new_tokens": effective_max_new_tokens(settings.max_new_tokens, cap),
+            "temperature": settings.temperature,
+        }
 
     async def ask(self, request: Request) -> Response:
         """Return the judge's response, from the cache when this exact request was judged."""

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from vlmscope.judges.client import Judge
+from vlmscope.judges.request import judge_request
+from vlmscope.judges.settings import JudgeSettings
 from vlmscope.judges.verdicts import (
     STRICT_RULES,
     ParsedVerdict,
@@ -22,9 +24,11 @@ from vlmscope.judges.verdicts import (
     VerdictRules,
     parse_verdict,
 )
-from vlmscope.messages import GenerationParams, Part, Request, TextPart, Turn
+from vlmscope.messages import Part, Request, TextPart, Turn
 from vlmscope.prompts import read_prompt_file
 
+#: What the references give their judge: up to 4096 new tokens (arena-hard-auto, ProBench).
+PAIRWISE_JUDGE = JudgeSettings(max_new_tokens=4096)
 _USER_SEPARATOR = "\n=== USER ===\n"
 _SLOTS = ("question", "answer_a", "answer_b")
 _SLOT = re.compile(r"\{(" + "|".join(_SLOTS) + r")\}")
@@ -97,14 +101,14 @@ async def judge_pair(
     model_answer: str,
     baseline_answer: str,
     rules: VerdictRules = STRICT_RULES,
-    max_new_tokens: int = 4096,
+    settings: JudgeSettings = PAIRWISE_JUDGE,
 ) -> tuple[Game, Game]:
     """Game 1: baseline as A, model as B. Game 2: model as A, baseline as B."""
     first = await _game(
-        judge, template, question, baseline_answer, model_answer, False, rules, max_new_tokens
+        judge, template, question, baseline_answer, model_answer, False, rules, settings
     )
     second = await _game(
-        judge, template, question, model_answer, baseline_answer, True, rules, max_new_tokens
+        judge, template, question, model_answer, baseline_answer, True, rules, settings
     )
     return first, second
 
@@ -117,13 +121,12 @@ async def _game(
     answer_b: str,
     model_first: bool,
     rules: VerdictRules,
-    max_new_tokens: int,
+    settings: JudgeSettings,
 ) -> Game:
     text = template.render(_question_text(question), answer_a, answer_b)
     images: list[Part] = list(question.images) if template.attach_images else []
-    opening = Turn("user", (*images, TextPart(text)))
-    params = GenerationParams(max_new_tokens=max_new_tokens)
-    reply = await judge.ask(Request(turns=(opening,), system=template.system, params=params))
+    asked = judge_request(settings, [*images, text], system=template.system)
+    reply = await judge.ask(asked)
     if not reply.ok:
         return Game(
             model_first, None, ParsedVerdict(None, VerdictOutcome.NO_JUDGMENT), error=reply.error
@@ -131,12 +134,10 @@ async def _game(
     verdict = parse_verdict(reply.text, rules)
     if verdict.outcome is not VerdictOutcome.NO_LABEL:
         return Game(model_first, reply.text, verdict)
-    follow_up = (
-        opening,
-        Turn("assistant", (TextPart(reply.text),)),
-        Turn("user", (TextPart(template.nudge),)),
+    history = (*asked.turns, Turn("assistant", (TextPart(reply.text),)))
+    second = await judge.ask(
+        judge_request(settings, [template.nudge], system=template.system, history=history)
     )
-    second = await judge.ask(Request(turns=follow_up, system=template.system, params=params))
     if not second.ok:
         return Game(model_first, reply.text, verdict, nudged=True, error=second.error)
     combined = f"{reply.text}\n\n{second.text}"

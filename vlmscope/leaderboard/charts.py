@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from vlmscope.leaderboard.rating_view import Rating
 from vlmscope.leaderboard.safe_html import plain_label
 from vlmscope.leaderboard.simplevqa_view import RatePoint
+from vlmscope.ratings.board import ModelRating
 
 HEIGHT = 440
 _LAYOUT = {
@@ -46,7 +46,7 @@ def keyword_radar(frame: pd.DataFrame, models: Sequence[str], title: str) -> go.
     return figure
 
 
-def rating_bars(ratings: Mapping[str, Rating], title: str) -> go.Figure:
+def rating_bars(ratings: Mapping[str, ModelRating], title: str) -> go.Figure:
     """Ratings best first, each bar with its 95% interval as an asymmetric error bar."""
     ordered = sorted(ratings.items(), key=lambda kv: -kv[1].rating)
     values = [r.rating for _, r in ordered]

@@ -15,7 +15,6 @@ import pandas as pd
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import number_at, percent
 
-TRACK = "megabench"
 DIMENSIONS: dict[str, str] = {
     "skills": "Skills",
     "input_format": "Input format",
@@ -24,10 +23,6 @@ DIMENSIONS: dict[str, str] = {
     "app": "Application",
 }
 HEADLINE_COLUMNS = ["Model", "Overall", "Core", "Open", "Single-image overall", "Core setting"]
-
-
-def megabench_records(records: Sequence[SummaryRecord]) -> dict[str, SummaryRecord]:
-    return {r.model: r for r in records if r.track == TRACK}
 
 
 def default_models(records: Mapping[str, SummaryRecord], n: int = 3) -> list[str]:

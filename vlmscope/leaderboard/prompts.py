@@ -3,28 +3,26 @@
 Result datasets store no prompts or images (they are the benchmark's data: large, and licensed
 on their own). A details row keeps what identifies its data row (MEGA-Bench: task name, row id,
 CoT setting; SimpleVQA: data id, language and the question asked), so when the Space can read
-the track's data (`VLMSCOPE_MEGABENCH_DATA` / `VLMSCOPE_SIMPLEVQA_DATA`, else the sample shipped
-in a repository checkout) the request is rebuilt with the track's own prompt builder: the same
-text and images in the same order (MEGA-Bench with a budget large enough to show every image).
-Otherwise the browser shows the question kept in the metadata, if any, and says so.
+the track's data (the folder named by the track's `data_env`, e.g. `VLMSCOPE_MEGABENCH_DATA`,
+else the sample shipped in a repository checkout) the track's registered `rebuild_prompt` makes
+the request again: the same text and images in the same order. Otherwise the browser shows the
+question kept in the metadata, if any, and says so. Track code is imported only when one of its
+samples is browsed (the rebuilders import on first use).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
-from vlmscope.config import ImageBudget
-from vlmscope.messages import GenerationParams, ImagePart, Request, TextPart
-
-DATA_ENV = {"megabench": "VLMSCOPE_MEGABENCH_DATA", "simplevqa": "VLMSCOPE_SIMPLEVQA_DATA"}
-DISPLAY_BUDGET = ImageBudget(max_images=64, max_side=768, in_context_images=16)
+from vlmscope.messages import ImagePart, Request, TextPart
+from vlmscope.tracks.registry import spec_for_results, track_specs
+from vlmscope.tracks.samples import sample_dir
 
 
 @dataclass(frozen=True)
@@ -40,28 +38,30 @@ class PromptView:
 
 
 def prompt_data_dirs(env: Mapping[str, str]) -> dict[str, Path]:
-    """Each track's configured data folder, else its shipped sample when run from a checkout."""
-    from vlmscope.tracks.samples import sample_dir
-
+    """The data folder of each track that can rebuild prompts: the one its `data_env` names,
+    else its shipped sample when run from a checkout."""
     dirs = {}
-    for track, variable in DATA_ENV.items():
-        if env.get(variable):
-            dirs[track] = Path(env[variable])
+    for spec in track_specs():
+        if spec.rebuild_prompt is None:
+            continue
+        if spec.data_env and env.get(spec.data_env):
+            dirs[spec.name] = Path(env[spec.data_env])
             continue
         try:
-            dirs[track] = sample_dir(track)
+            dirs[spec.name] = sample_dir(spec.name)
         except FileNotFoundError:
             continue
     return dirs
 
 
 def prompt_view(track: str, meta: Mapping[str, Any], data_dirs: Mapping[str, Path]) -> PromptView:
-    rebuild = REBUILDERS.get(track)
+    spec = spec_for_results(track)
+    rebuild = spec.rebuild_prompt if spec is not None else None
     if rebuild is not None and track in data_dirs:
         data_dir = data_dirs[track]
         try:
             request = rebuild(meta, data_dir.resolve())
-        except (ValueError, OSError, KeyError) as err:
+        except (ValueError, OSError, KeyError, TypeError) as err:
             return PromptView("", f"prompt could not be rebuilt from {data_dir.name}: {err}")
         if request is not None:
             note = f"rebuilt from the {track} data in {data_dir.name}"
@@ -84,55 +84,3 @@ def render(request: Request, note: str) -> PromptView:
             images.append((part.data, f"image {len(images) + 1}: {part.name}"))
             chunks.append(f"<image {len(images)}: {part.name}>")
     return PromptView("\n".join(chunks), note, images)
-
-
-def megabench_request(meta: Mapping[str, Any], data_dir: Path) -> Request | None:
-    from vlmscope.tracks.megabench.prompt import build_prompt
-
-    row = _megabench_rows(data_dir).get((str(meta.get("task_name")), str(meta.get("row_id"))))
-    if row is None:
-        return None
-    cot = bool(meta.get("cot", True))
-    params = GenerationParams()
-    built = build_prompt(row, data_dir, DISPLAY_BUDGET, params=params, oracle_answer=None, cot=cot)
-    return built.request
-
-
-def simplevqa_request(meta: Mapping[str, Any], data_dir: Path) -> Request | None:
-    from vlmscope.tracks.simplevqa.prompts import question_request
-
-    row = _simplevqa_rows(data_dir).get(str(meta.get("data_id")))
-    question = meta.get("question")
-    if row is None or not isinstance(question, str):
-        return None
-    return question_request(row.image, row.image_name, row.language, question, "")
-
-
-# Track code is imported on first use (as the track registry does), so the Space starts without
-# loading any track and a track's data is read only when one of its samples is browsed.
-REBUILDERS: dict[str, Callable[[Mapping[str, Any], Path], Request | None]] = {
-    "megabench": megabench_request,
-    "simplevqa": simplevqa_request,
-}
-
-
-@lru_cache(maxsize=2)
-def _megabench_rows(data_dir: Path) -> dict[tuple[str, str], Any]:
-    from vlmscope.tracks.megabench.rows import CONFIGS, read_rows
-
-    index: dict[tuple[str, str], Any] = {}
-    for config in CONFIGS:
-        try:
-            rows = read_rows(data_dir, config)
-        except FileNotFoundError:
-            continue
-        for row in rows:
-            index.setdefault((row.task_name, row.id), row)
-    return index
-
-
-@lru_cache(maxsize=2)
-def _simplevqa_rows(data_dir: Path) -> dict[str, Any]:
-    from vlmscope.tracks.simplevqa.rows import read_rows
-
-    return {str(row.data_id): row for row in read_rows(data_dir)}

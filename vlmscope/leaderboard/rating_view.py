@@ -1,119 +1,130 @@
-"""Rating tracks (ProBench, VisionArena): boards of ratings with confidence intervals.
+"""Rating page data: one `RatingBoard` shown by category, with or without style control.
 
-A rating track's summary holds one board for all models, because Bradley-Terry ratings are only
-comparable within one fit:
-`{"ratings": {model: {"rating", "lower", "upper"}}, "style_control": {...same...},
-"categories": {category: {...}}}`, where a category is either a `{model: {...}}` map or an object
-with its own "ratings" and "style_control". Any track whose summary has that shape gets a
-rating page; nothing here is specific to one benchmark.
+Bradley-Terry ratings are only comparable within one fit, so a rating track shows one board
+(`vlmscope.ratings.board`), read from the track's board result dataset. The board carries its
+own ranks (1 + the number of models whose interval lies wholly above), its per-category boards
+and its style-controlled companion; this module only picks the view a reader asked for and lays
+it out as a table. Nothing here is specific to one benchmark.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
 
 import pandas as pd
 
-from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import number_at
+from vlmscope.leaderboard.records import BoardRecord
+from vlmscope.leaderboard.safe_html import markdown_literal
+from vlmscope.leaderboard.values import MISSING, is_number
+from vlmscope.ratings.board import ModelRating, RatingBoard
 
 OVERALL = "overall"
-RATING_COLUMNS = ["Rank", "Model", "Rating", "Lower", "Upper", "95% CI"]
+RATING_COLUMNS = ["Rank", "Model", "Rating", "95% CI", "Win rate", "Battles"]
+STYLE_COLUMNS = ["Feature", "Coefficient"]
+SYSTEMS = {"bt": "Bradley-Terry", "elo": "online Elo"}  # `settings.system` of a battle board
 
 
-@dataclass(frozen=True)
-class Rating:
-    rating: float
-    lower: float
-    upper: float
+def categories(board: RatingBoard) -> list[str]:
+    """The choices of the category picker: the whole board first, then its categories."""
+    return [OVERALL, *sorted(c for c in board.categories if c != OVERALL)]
 
 
-def is_rating_summary(scores: Mapping[str, Any]) -> bool:
-    return bool(_ratings_map(scores.get("ratings")))
+def has_style_control(board: RatingBoard) -> bool:
+    """Whether a style-controlled view exists: the board is one, or carries one."""
+    return board.is_style_controlled or board.style_control is not None
 
 
-def rating_board(records: Sequence[SummaryRecord], track: str) -> Mapping[str, Any] | None:
-    """The newest rating summary of the track: every model's rating comes from this one fit."""
-    boards = [r for r in records if r.track == track and is_rating_summary(r.scores)]
-    if not boards:
-        return None
-    return max(boards, key=lambda r: r.finished_at).scores
+def board_view(
+    board: RatingBoard, category: str = OVERALL, *, style_control: bool = False
+) -> RatingBoard | None:
+    """The board of one category (`OVERALL`: the whole board), with or without style control;
+    None when that combination was not computed."""
+    return board.view(None if category == OVERALL else category, style_control=style_control)
 
 
-def board_categories(board: Mapping[str, Any]) -> list[str]:
-    categories = board.get("categories")
-    names = sorted(str(k) for k in categories) if isinstance(categories, Mapping) else []
-    return [OVERALL, *names]
-
-
-def board_ratings(
-    board: Mapping[str, Any], category: str = OVERALL, *, style_control: bool = False
-) -> dict[str, Rating]:
-    """The ratings of one category, with or without style control ({} when not reported)."""
-    source: Any = board
-    if category != OVERALL:
-        categories = board.get("categories")
-        source = categories.get(category) if isinstance(categories, Mapping) else None
-        if isinstance(source, Mapping) and "ratings" not in source:
-            return {} if style_control else _ratings_map(source)
-    if not isinstance(source, Mapping):
+def ratings_of(view: RatingBoard | None) -> dict[str, ModelRating]:
+    """The view's models best first ({} for a view that was not computed)."""
+    if view is None:
         return {}
-    return _ratings_map(source.get("style_control" if style_control else "ratings"))
+    return dict(sorted(view.models.items(), key=lambda kv: -_sort_key(kv[1].rating)))
 
 
-def has_style_control(board: Mapping[str, Any]) -> bool:
-    return bool(board_ratings(board, style_control=True))
-
-
-def ci_ranks(ratings: Mapping[str, Rating]) -> dict[str, int]:
-    """Rank = 1 + number of models whose lower bound beats this model's upper bound.
-
-    As the Arena leaderboards rank: models whose intervals overlap share a rank, so a rank says
-    who leads with confidence, not who leads by noise.
-    """
-    return {
-        model: 1 + sum(other.lower > own.upper for other in ratings.values())
-        for model, own in ratings.items()
-    }
-
-
-def rating_frame(ratings: Mapping[str, Rating]) -> pd.DataFrame:
-    """One row per model, best first, with its CI rank and interval."""
-    ranks = ci_ranks(ratings)
+def rating_frame(view: RatingBoard | None) -> pd.DataFrame:
+    """One row per model, best first: the board's rank, rating, interval, win rate (%), battles."""
     rows = [
         [
-            ranks[model],
+            entry.rank if entry.rank is not None else MISSING,
             model,
-            round(r.rating, 1),
-            round(r.lower, 1),
-            round(r.upper, 1),
-            ci_text(r),
+            _rounded(entry.rating),
+            ci_text(entry),
+            _rounded(entry.win_rate),
+            _rounded(entry.battles, 0),
         ]
-        for model, r in sorted(ratings.items(), key=lambda kv: -kv[1].rating)
+        for model, entry in ratings_of(view).items()
     ]
     return pd.DataFrame(rows, columns=RATING_COLUMNS)
 
 
-def ci_text(rating: Rating) -> str:
+def style_frame(view: RatingBoard | None) -> pd.DataFrame:
+    """The style coefficients of a style-controlled fit (empty when it has none)."""
+    coefficients: Mapping[str, float] = (view.style_coefficients or {}) if view else {}
+    rows = [[name, round(value, 4)] for name, value in coefficients.items() if is_number(value)]
+    return pd.DataFrame(rows, columns=STYLE_COLUMNS)
+
+
+def board_note(record: BoardRecord, title: str) -> str:
+    """The Markdown note above a board: what it is, where it came from, how many battles."""
+    board, settings = record.board, record.board.settings
+    how = [f"{settings.rounds} bootstrap rounds"] if settings.rounds else []
+    if settings.reference:
+        how.insert(0, f"as the {markdown_literal(settings.reference)} reference computes it")
+    if settings.anchor_model is not None and settings.anchor_rating is not None:
+        how.append(f"{markdown_literal(settings.anchor_model)} fixed at {settings.anchor_rating:g}")
+    made = f"{markdown_literal(record.source) or 'unknown source'}"
+    if record.finished_at:
+        made += f", {markdown_literal(record.finished_at[:10])}"
+    used = settings.extra.get("n_battles")
+    battles = f"{record.n_rows} battles"
+    if is_number(used) and used != record.n_rows:
+        battles = f"{used:g} battles (of {record.n_rows} read)"
+    note = (
+        f"**{markdown_literal(title)}**: one {_system(settings.extra.get('system'))} fit over "
+        f"{len(board.models)} models "
+        f"from {battles} ({made})"
+        + (f"; {', '.join(how)}" if how else "")
+        + ". 95% bootstrap intervals; the rank is the board's: one plus the number of models "
+        "whose whole interval lies above a model's own. Win rate in %, as the board reports it."
+    )
+    if board.unparseable or board.excluded:
+        left_out = {"unparseable": board.unparseable, **board.excluded}
+        listed = ", ".join(f"{markdown_literal(k)} {v}" for k, v in left_out.items() if v)
+        note += f" Not used: {listed}."
+    return note
+
+
+def view_label(title: str, category: str, style_control: bool, view: RatingBoard | None) -> str:
+    """The chart title of one view: which board, and its number of battles when it says."""
+    label = f"{title}, {category}" + (", style control" if style_control else "")
+    if view is None:
+        return label + ": not reported"
+    battles = view.settings.extra.get("n_battles")
+    return label + (f" ({battles:g} battles)" if is_number(battles) else "")
+
+
+def ci_text(entry: ModelRating) -> str:
     """`+12.3 / -8.1`: how far the interval reaches above and below the rating."""
-    return f"+{rating.upper - rating.rating:.1f} / -{rating.rating - rating.lower:.1f}"
+    if not all(is_number(v) for v in (entry.rating, entry.lower, entry.upper)):
+        return ""
+    return f"+{entry.upper - entry.rating:.1f} / -{entry.rating - entry.lower:.1f}"
 
 
-def _ratings_map(value: Any) -> dict[str, Rating]:
-    if not isinstance(value, Mapping):
-        return {}
-    out = {}
-    for model, entry in value.items():
-        rating = _rating(entry)
-        if rating is not None:
-            out[str(model)] = rating
-    return out
+def _system(name: object) -> str:
+    return SYSTEMS.get(str(name), markdown_literal(name)) if name else SYSTEMS["bt"]
 
 
-def _rating(entry: Any) -> Rating | None:
-    rating, lower, upper = (number_at(entry, k) for k in ("rating", "lower", "upper"))
-    if rating is None or lower is None or upper is None:
-        return None
-    return Rating(rating, lower, upper)
+def _rounded(value: float | None, digits: int = 1) -> float:
+    return round(value, digits) if value is not None and is_number(value) else MISSING
+
+
+def _sort_key(value: float) -> float:
+    return value if is_number(value) else float("-inf")

@@ -1,8 +1,12 @@
-"""Summary rows of result datasets as typed records.
+"""Summary rows of result datasets as typed records: per-model summaries and rating boards.
 
 The writer stores a track's summary and the run's counts as JSON text (their shape differs per
 track). A page must still render when one folder holds something unexpected, so malformed JSON
 becomes an empty mapping here and shows as a missing number, never as a crashed Space.
+
+A rating board's folder (`kind` = "rating_board") holds one fit over every model of a track;
+its board is read into a `RatingBoard`, and one that does not parse raises `BadBoard`, which
+the store reports as a problem of that folder.
 """
 
 from __future__ import annotations
@@ -13,9 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vlmscope.ratings.board import RatingBoard
+
 # Status values other than "ok" are failed requests (vlmscope.messages.Status); an outcome that
 # repeats one of them is the same failure seen again, so it is not counted twice.
 FAILED_STATUSES = ("request_failed", "context_overflow")
+BOARD_KIND = "rating_board"  # `vlmscope.runner.results.BOARD_KIND`
+
+
+class BadBoard(ValueError):
+    """A rating-board row whose board JSON is not a `RatingBoard`."""
 
 
 @dataclass(frozen=True)
@@ -102,3 +113,60 @@ def latest_per_run(records: Iterable[SummaryRecord]) -> list[SummaryRecord]:
         if key not in latest or record.finished_at >= latest[key].finished_at:
             latest[key] = record
     return sorted(latest.values(), key=lambda r: (r.track, r.model))
+
+
+@dataclass(frozen=True)
+class BoardRecord:
+    """One track's rating board (one fit over all its models) and where it came from."""
+
+    track: str
+    board: RatingBoard
+    source: str
+    """What produced it: `run`, or the ratings command with its input file's name."""
+    n_rows: int
+    """Battles or verdicts the board was fitted on (rows of the folder's `details`)."""
+    config_hash: str
+    started_at: str
+    finished_at: str
+    folder: Path
+
+
+def by_model(records: Iterable[SummaryRecord], track: str) -> dict[str, SummaryRecord]:
+    """The track's records keyed by model name."""
+    return {r.model: r for r in records if r.track == track}
+
+
+def is_board_row(row: Mapping[str, Any]) -> bool:
+    return row.get("kind") == BOARD_KIND
+
+
+def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
+    """A rating-board summary row as a record; `BadBoard` when the board does not parse."""
+    track = str(row.get("track") or "")
+    if not track:
+        raise BadBoard("the board names no track")
+    try:
+        board = RatingBoard.from_json(json.loads(str(row.get("board"))))
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise BadBoard(
+            f"the board of {track!r} does not parse: {type(err).__name__}: {err}"
+        ) from None
+    return BoardRecord(
+        track=track,
+        board=board,
+        source=str(row.get("source") or ""),
+        n_rows=int(row.get("n_rows") or 0),
+        config_hash=str(row.get("config_hash") or ""),
+        started_at=str(row.get("started_at") or ""),
+        finished_at=str(row.get("finished_at") or ""),
+        folder=folder,
+    )
+
+
+def latest_per_track(records: Iterable[BoardRecord]) -> dict[str, BoardRecord]:
+    """One board per track, the one that finished last (a re-rating replaces a board)."""
+    latest: dict[str, BoardRecord] = {}
+    for record in records:
+        if record.track not in latest or record.finished_at >= latest[record.track].finished_at:
+            latest[record.track] = record
+    return dict(sorted(latest.items()))

@@ -4,7 +4,7 @@ Responses, references and judge replies go into text components (`gr.Textbox`), 
 field's value rather than parse HTML, after `as_text` makes control characters visible. Plotly
 reads a small HTML subset in labels (`<b>`, `<a href>`, `<br>`), so names that reach a chart go
 through `plain_label`, which escapes them: Plotly turns the entities back into literal characters
-in SVG text nodes.
+in SVG text nodes. Data quoted in a Markdown note goes through `markdown_literal`.
 """
 
 from __future__ import annotations
@@ -34,3 +34,12 @@ def plain_label(value: Any) -> str:
 def _picture(char: str) -> str:
     code = ord(char)
     return "\u2421" if code == 0x7F else chr(0x2400 + code)
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+
+
+def markdown_literal(value: Any) -> str:
+    """Text from the data (a file name, a model name) for a `gr.Markdown` note: HTML escaped and
+    Markdown punctuation backslashed, so it shows as the characters it is."""
+    return _MARKDOWN.sub(r"\\\1", html.escape(str(value), quote=False))

@@ -8,7 +8,7 @@ missing show as empty cells, so an older or partial summary still renders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,6 @@ import pandas as pd
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import MISSING, is_number, number_at, percent
 
-TRACK = "simplevqa"
 METRICS = ("CO", "NA", "IN", "CGA", "F")  # the paper's column order
 BREAKDOWNS: dict[str, str] = {
     "Overall": "overall",
@@ -37,10 +36,6 @@ class RatePoint:
     value: float
     lower: float | None
     upper: float | None
-
-
-def simplevqa_records(records: Sequence[SummaryRecord]) -> dict[str, SummaryRecord]:
-    return {r.model: r for r in records if r.track == TRACK}
 
 
 def groups_of(scores: Mapping[str, Any], breakdown: str) -> dict[str, Mapping[str, Any]]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.config import HFModelConfig
-from vlmscope.messages import Request, Response, Status, Usage
+from vlmscope.messages import Request, Response, Status, Usage, effective_max_new_tokens
 from vlmscope.models.base import ProgressCallback, SyncBackend
 from vlmscope.models.hf_inputs import Encoder, Prepared, encode, is_overflow, overflow_note
 from vlmscope.models.in_order import InOrderSink
@@ -79,7 +79,9 @@ class HFBackend(SyncBackend):
             ready: list[tuple[int, Prepared]] = []
             for index in range(start, min(start + self.sort_window, len(requests))):
                 request = requests[index]
-                limit = min(request.params.max_new_tokens, self.config.max_new_tokens)
+                limit = effective_max_new_tokens(
+                    request.params.max_new_tokens, self.config.max_new_tokens
+                )
                 prepared = loaded.encoder.prepare(request, limit)
                 if isinstance(prepared, Response):
                     sink.put(index, prepared)

@@ -13,7 +13,14 @@ import io
 import json
 from typing import Any
 
-from vlmscope.messages import ImagePart, Request, TextPart, Turn, Usage
+from vlmscope.messages import (
+    ImagePart,
+    Request,
+    TextPart,
+    Turn,
+    Usage,
+    effective_max_new_tokens,
+)
 
 # Formats every OpenAI-compatible server is expected to accept as-is; others are re-encoded.
 _MAGIC = (
@@ -28,7 +35,7 @@ class BadBody(ValueError):
     """A 2xx reply that is not a chat completion with text (garbled JSON, no choices, ...)."""
 
 
-def chat_body(request: Request, model: str, max_new_tokens: int) -> dict[str, Any]:
+def chat_body(request: Request, model: str, max_new_tokens: int | None) -> dict[str, Any]:
     """The JSON body for `request`; `max_new_tokens` caps the request's own limit."""
     messages: list[dict[str, Any]] = []
     if request.system is not None:
@@ -40,7 +47,7 @@ def chat_body(request: Request, model: str, max_new_tokens: int) -> dict[str, An
     return {
         "model": model,
         "messages": messages,
-        "max_tokens": min(request.params.max_new_tokens, max_new_tokens),
+        "max_tokens": effective_max_new_tokens(request.params.max_new_tokens, max_new_tokens),
         "temperature": request.params.temperature,
     }
 

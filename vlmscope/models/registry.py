@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from vlmscope.config import HFModelConfig, ModelConfig, OpenAIModelConfig, OracleModelConfig
 from vlmscope.models.base import Backend
 
 
-def build_backend(config: ModelConfig, *, device: str | None = None) -> Backend:
-    """`device` places a local model on this process's accelerator when the config names none."""
+def build_backend(
+    config: ModelConfig,
+    *,
+    device: str | None = None,
+    references: Mapping[str, str] | None = None,
+) -> Backend:
+    """`device` places a local model on this process's accelerator when the config names none;
+    `references` (request hash -> reference answer) is what the oracle answers, and only it."""
     if isinstance(config, OracleModelConfig):
         from vlmscope.models.oracle import OracleBackend
 
-        return OracleBackend(config.name)
+        return OracleBackend(config.name, references)
     if isinstance(config, OpenAIModelConfig):
         from vlmscope.models.openai_compat import OpenAIBackend
 

@@ -1,4 +1,4 @@
-"""Rate human (or any) pairwise battles into the common ratings JSON, optionally as a reference.
+"""Rate human (or any) pairwise battles into one rating board, optionally as a reference.
 
 ``BATTLE_REFERENCES``:
 
@@ -16,18 +16,23 @@ the same steps as :func:`vlmscope.ratings.leaderboard.report`). Records without 
 ``tstamp`` count as anonymous and keep their file order. :func:`rate_table` is the part after
 selection, shared with the ``arena_ratings`` evaluate module.
 ``win_rate`` is the observed share of points a model took in its battles (ties = half), in %.
+
+:func:`battle_board` is what producers call: the typed :class:`RatingBoard` with, on request,
+the style-controlled companion (the same battles fitted again with style control) and one board
+per category (``BATTLE_CATEGORIES``, each selected from the raw records like FastChat does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from vlmscope.ratings.arena_hard_v01 import STYLE_FEATURE_NAMES
 from vlmscope.ratings.battles import Battles, FloatArray
+from vlmscope.ratings.board import RatingBoard, with_categories
 from vlmscope.ratings.bootstrap import (
     BootstrapResult,
     Stream,
@@ -44,6 +49,9 @@ ARENA_HARD_V01 = "arena-hard-v0.1"
 BATTLE_REFERENCES = (FASTCHAT, ARENA_HARD_V01)
 SYSTEMS = ("bt", "elo")
 REFERENCE_SEED = 42
+FULL_BOARD = "full"
+#: Every board filter but "full" (the top-level board itself): the category boards a board can carry.
+BATTLE_CATEGORIES: tuple[str, ...] = tuple(name for name in BOARD_FILTERS if name != FULL_BOARD)
 
 
 @dataclass(frozen=True)
@@ -94,11 +102,93 @@ def _with_defaults(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     return [{"anony": True, "tstamp": float(i), **record} for i, record in enumerate(records)]
 
 
+def select_board_battles(
+    records: Sequence[Mapping[str, Any]], category: str | None = None
+) -> list[Mapping[str, Any]]:
+    """The records a board is fitted on, in fit order, as given (without the filled-in
+    ``anony`` / ``tstamp`` defaults, so they can be stored as the board's details).
+
+    Raises KeyError when the category's filter needs a field the records lack."""
+    defaulted = _with_defaults(records)
+    original = {id(row): record for row, record in zip(defaulted, records, strict=True)}
+    board_filter = BOARD_FILTERS[category] if category else None
+    return [original[id(row)] for row in select_battles(defaulted, filter_func=board_filter)]
+
+
 def rate_battles(records: Sequence[Mapping[str, Any]], settings: BattleSettings) -> dict[str, Any]:
     """Select the board's battles from clean-battle records, then :func:`rate_table`."""
-    board_filter = BOARD_FILTERS[settings.category] if settings.category else None
-    selected = select_battles(_with_defaults(records), filter_func=board_filter)
+    selected = select_board_battles(records, settings.category)
     return rate_table(Battles.from_records(selected, style=settings.style_control), settings)
+
+
+def battle_board(
+    records: Sequence[Mapping[str, Any]],
+    settings: BattleSettings,
+    *,
+    categories: Sequence[str] = (),
+    style_companion: bool = False,
+) -> RatingBoard:
+    """The board of ``settings`` with the companions asked for.
+
+    ``style_companion`` fits the same battles again with style control and attaches that board
+    as ``style_control`` (a board that is itself style-controlled gets none). ``categories``
+    (names from ``BATTLE_CATEGORIES``) adds one board per category, each with its own
+    companion. A category the records cannot fill (no battles left, or the field its filter
+    reads is missing) has no board: it is listed with the reason under
+    ``settings.extra[SKIPPED_CATEGORIES]`` (``board.skipped_categories``) instead of failing.
+    """
+    unknown = [name for name in categories if name not in BATTLE_CATEGORIES]
+    if unknown:
+        raise ValueError(f"categories: {unknown} not in {list(BATTLE_CATEGORIES)}")
+    if categories and settings.category is not None:
+        raise ValueError(f"categories: the {settings.category!r} board has no category boards")
+    companion = _companion_settings(settings) if style_companion else None
+    board = _fit(select_board_battles(records, settings.category), settings, companion)
+    if not categories:
+        return board
+    boards: dict[str, RatingBoard] = {}
+    skipped: dict[str, str] = {}
+    for name in categories:
+        try:
+            selected = select_board_battles(records, name)
+        except KeyError as missing:
+            skipped[name] = f"records lack the field {missing}"
+            continue
+        if not selected:
+            skipped[name] = "no battles left"
+            continue
+        boards[name] = _fit(
+            selected,
+            replace(settings, category=name),
+            None if companion is None else replace(companion, category=name),
+        )
+    return with_categories(board, boards, skipped)
+
+
+def _companion_settings(settings: BattleSettings) -> BattleSettings | None:
+    """The style-controlled twin of ``settings`` (None when ``settings`` is one already);
+    raises ValueError naming the setting that rules style control out (elo, arena-hard-v0.1)."""
+    if settings.style_control:
+        return None
+    try:
+        return replace(settings, style_control=True)
+    except ValueError as error:
+        raise ValueError(f"style companion: {error}") from None
+
+
+def _fit(
+    selected: Sequence[Mapping[str, Any]],
+    settings: BattleSettings,
+    companion: BattleSettings | None,
+) -> RatingBoard:
+    """One board of already selected battles, plus its style-controlled twin when asked."""
+    board = RatingBoard.from_result(
+        rate_table(Battles.from_records(selected, style=settings.style_control), settings)
+    )
+    if companion is None:
+        return board
+    style_board = rate_table(Battles.from_records(selected, style=True), companion)
+    return board.with_companions(style_control=RatingBoard.from_result(style_board))
 
 
 def rate_table(battles: Battles, settings: BattleSettings) -> dict[str, Any]:

@@ -5,16 +5,21 @@ one of them and returns ``{"models", "style_coefficients", "unparseable", "exclu
 "settings"}``. What ``rating`` means follows the reference: Elo for ProBench and arena-hard
 v0.1 (ProBench's printed ints, untruncated values alongside), win rate in percent for
 arena-hard v2 (it has no Elo scale). ``win_rate`` is always percent against the baseline.
+
+:func:`verdict_board` is what producers call: the typed :class:`RatingBoard`, with on request
+the style-controlled companion and one board per record ``category``. ProBench's reference is
+style-controlled itself, so its boards never carry a companion.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from vlmscope.ratings.arena_hard_v2 import arena_hard_v2_board, arena_hard_v2_style_board
+from vlmscope.ratings.board import RatingBoard, with_categories
 from vlmscope.ratings.judged import (
     DEFAULT_STRONG_WEIGHT,
     battles_from_verdicts,
@@ -60,10 +65,68 @@ class VerdictSettings:
             raise ValueError("first_game_only: arena-hard v2 always scores both games")
 
 
+def verdict_categories(records: Sequence[VerdictRecord]) -> tuple[str, ...]:
+    """The distinct ``category`` values of ``records``, sorted (records without one have none)."""
+    return tuple(sorted({r.category for r in records if r.category is not None}))
+
+
+def select_verdicts(
+    records: Sequence[VerdictRecord], category: str | None = None
+) -> list[VerdictRecord]:
+    """The records a board scores, in file order: all of them, or one category's."""
+    return [r for r in records if category is None or r.category == category]
+
+
+def verdict_board(
+    records: Sequence[VerdictRecord],
+    settings: VerdictSettings,
+    *,
+    categories: Sequence[str] = (),
+    style_companion: bool = False,
+) -> RatingBoard:
+    """The board of ``settings`` with the companions asked for.
+
+    ``style_companion`` scores the same verdicts again with style control and attaches that
+    board as ``style_control``; a board that is style-controlled already (``style_control``
+    set, or ProBench, whose reference always is) gets none. ``categories`` (values of the
+    records' ``category``, see :func:`verdict_categories`) adds one board per category, each
+    with its own companion; a category no record has, or one that cannot be scored (every
+    verdict unparseable), is listed with the reason under ``settings.extra[SKIPPED_CATEGORIES]``
+    (``board.skipped_categories``) instead of failing the whole board.
+    """
+    if categories and settings.category is not None:
+        raise ValueError(f"categories: the {settings.category!r} board has no category boards")
+    companion = style_companion and not settings.style_control and settings.reference != PROBENCH
+    board = _scored_board(records, settings, companion)
+    if not categories:
+        return board
+    present = set(verdict_categories(records))
+    boards: dict[str, RatingBoard] = {}
+    skipped: dict[str, str] = {}
+    for name in categories:
+        if name not in present:
+            skipped[name] = "no verdict records"
+            continue
+        try:
+            boards[name] = _scored_board(records, replace(settings, category=name), companion)
+        except ValueError as error:  # e.g. every verdict of the category unparseable
+            skipped[name] = str(error)
+    return with_categories(board, boards, skipped)
+
+
+def _scored_board(
+    records: Sequence[VerdictRecord], settings: VerdictSettings, companion: bool
+) -> RatingBoard:
+    board = RatingBoard.from_result(score_verdicts(records, settings))
+    if not companion:
+        return board
+    styled = score_verdicts(records, replace(settings, style_control=True))
+    return board.with_companions(style_control=RatingBoard.from_result(styled))
+
+
 def score_verdicts(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
     """Run the reference named in ``settings`` on ``records`` (file order matters: bootstraps)."""
-    if settings.category is not None:
-        records = [r for r in records if r.category == settings.category]
+    records = select_verdicts(records, settings.category)
     if not records:
         raise ValueError("no verdict records to score")
     other_baselines = sorted({r.baseline for r in records} - {settings.baseline})
@@ -157,6 +220,8 @@ def _probench(records: Sequence[VerdictRecord], settings: VerdictSettings) -> di
 
 def _arena_hard_v2(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
     judged = scores_from_verdicts(records, settings.weight)
+    if not judged.rows:
+        raise ValueError(f"no parseable verdicts among {len(records)} records")
     score_board = arena_hard_v2_style_board if settings.style_control else arena_hard_v2_board
     board = score_board(judged.rows, settings.baseline, settings.rounds, settings.seed)
     rows_per_model = Counter(row.model for row in judged.rows)

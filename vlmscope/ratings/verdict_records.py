@@ -96,6 +96,29 @@ def verdict_record_from_dict(row: Mapping[str, Any], baseline: str | None = None
     )
 
 
+def verdict_record_to_dict(record: VerdictRecord) -> dict[str, Any]:
+    """The record as an arena-hard style row that :func:`verdict_record_from_dict` reads back.
+
+    ``model_a`` / ``model_b`` name the two sides of the first game (baseline as Assistant A),
+    so a table of rows shows who was compared without parsing the games."""
+    row: dict[str, Any] = {
+        "uid": record.uid,
+        "model": record.model,
+        "baseline": record.baseline,
+        "model_a": record.baseline,
+        "model_b": record.model,
+        "category": record.category,
+        "games": [{"judgment": judgment} for judgment in record.judgments],
+    }
+    for key, style in (
+        ("model_metadata", record.model_style),
+        ("baseline_metadata", record.baseline_style),
+    ):
+        if style is not None:
+            row[key] = dict(zip(STYLE_FIELDS, style.as_tuple(), strict=True))
+    return row
+
+
 def _judgment_text(game: Any) -> str | None:
     """A game is ``{"judgment": text}``; a missing game or a null judgment is ``None``."""
     if game is None:

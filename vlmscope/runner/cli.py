@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from vlmscope.cache import CacheDamaged
 from vlmscope.config import ConfigError, RunConfig, load_config
 
 DESCRIPTION = """\
@@ -68,16 +69,23 @@ def handle(args: argparse.Namespace) -> int:
 
     try:
         config = config_from_args(args)
-    except ConfigError as err:
+        report = run(config, source=str(args.config))
+    except (ConfigError, CacheDamaged) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    report = run(config)
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only
         print(format_table(report))
         if config.push_to_hub:
             push_to_hub(config.output_dir, config.push_to_hub)
             print(f"pushed {config.output_dir} to {config.push_to_hub}")
         (Path(config.output_dir) / "run_report.json").write_text(
-            json.dumps([t.__dict__ for t in report.tracks], default=str, indent=1)
+            json.dumps(
+                {
+                    "tracks": [t.__dict__ for t in report.tracks],
+                    "boards": [b.__dict__ for b in report.boards],
+                },
+                default=str,
+                indent=1,
+            )
         )
     return 0

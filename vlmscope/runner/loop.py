@@ -1,10 +1,19 @@
 """The one path: samples -> requests -> cached responses -> scores -> result datasets.
 
-For each model and track: every process computes the same sample list and cache keys, takes its
-share of the requests not yet answered, and commits each chunk of answers to the shared cache
-before sending the next. The main process then reads every answer back, scores (judging through
-the cached judge client), and writes the result datasets. A killed run restarts where it was:
-what was committed is reused, what was in flight is asked again.
+A run has three phases:
+
+1. generate: for each model, every track's samples are asked; each process computes the same
+   sample list and cache keys, takes its share of the requests not yet answered, and commits
+   each chunk of answers to the shared cache before sending the next;
+2. score (main process): once every model has answered every track, each (model, track) is
+   scored from the cache (judging through the cached judge client), summarized into a typed
+   report and written as a result dataset. A pairwise track reads the baseline's answers here,
+   so the order of models in the config never matters;
+3. aggregate (main process): each track that has a joint view (one rating board over every
+   model of the run) computes it from all models' results and writes it as its own dataset.
+
+A killed run restarts where it was: what was committed is reused, what was in flight is asked
+again, and the score and aggregate phases rerun from the cache.
 """
 
 from __future__ import annotations
@@ -19,16 +28,23 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from vlmscope.config import ModelConfig, RunConfig, TrackConfig
+from vlmscope.cache import ResponseCache
+from vlmscope.config import ModelConfig, RunConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import Request, Response, cache_key
 from vlmscope.models.base import Backend
 from vlmscope.models.registry import build_backend, commit_every
-from vlmscope.runner.cache import ResponseCache
 from vlmscope.runner.distributed import ProcessGroup, local_device, process_group
-from vlmscope.runner.results import TrackResult, write_result
-from vlmscope.tracks.base import Sample, Scored, ScoringContext, Track
-from vlmscope.tracks.registry import build_track
+from vlmscope.runner.plan import PlannedTrack, plan_tracks
+from vlmscope.runner.results import (
+    BoardResult,
+    TrackResult,
+    board_dir,
+    write_board_result,
+    write_result,
+)
+from vlmscope.runner.run_facts import generation_facts
+from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
 
 
 @dataclass
@@ -46,32 +62,44 @@ class TrackReport:
     outcomes: dict[str, int] = field(default_factory=dict)
     result_dir: Path | None = None
     seconds: float = 0.0
+    started_at: str = ""
+
+
+@dataclass
+class BoardReport:
+    """A track's joint board over every model of the run."""
+
+    track: str
+    models: int
+    result_dir: Path
 
 
 @dataclass
 class RunReport:
     tracks: list[TrackReport] = field(default_factory=list)
+    boards: list[BoardReport] = field(default_factory=list)
     output_dir: Path | None = None
 
 
-def run(config: RunConfig, *, group: ProcessGroup | None = None) -> RunReport:
-    """Run every configured model on every configured track; results land in `output_dir`."""
+def run(
+    config: RunConfig, *, group: ProcessGroup | None = None, source: str = "config"
+) -> RunReport:
+    """Run every configured model on every configured track; results land in `output_dir`.
+
+    Raises `ConfigError` (naming `source` and the field) before any model is loaded when a
+    track is unknown, its options are invalid, or a model it needs is not in the run.
+    """
+    planned = plan_tracks(config, source=source)
     owns_group = group is None
     group = group or process_group()
     cache = ResponseCache(config.cache_file)
     report = RunReport(output_dir=Path(config.output_dir))
-    tracks = [(tc, build_track(tc, limit=config.limit)) for tc in config.tracks]
-    judges = _Judges(cache)
     try:
         for model_config in config.models:
-            backend = build_backend(model_config, device=local_device())
-            for track_config, track in tracks:
-                report.tracks.append(
-                    _run_one(
-                        config, model_config, backend, track_config, track, cache, group, judges
-                    )
-                )
-            del backend
+            report.tracks += _generate_model(model_config, planned, cache, group)
+        if group.is_main:
+            results = _score_all(config, planned, report.tracks, cache)
+            report.boards = _aggregate_all(config, planned, results)
     finally:
         cache.close()
         if owns_group:
@@ -79,79 +107,64 @@ def run(config: RunConfig, *, group: ProcessGroup | None = None) -> RunReport:
     return report
 
 
-def _run_one(
-    config: RunConfig,
+# --- phase 1: generate -------------------------------------------------------------------------
+
+
+def _generate_model(
     model_config: ModelConfig,
-    backend: Backend,
-    track_config: TrackConfig,
-    track: Track,
+    planned: Sequence[PlannedTrack],
     cache: ResponseCache,
     group: ProcessGroup,
-    judges: _Judges,
+) -> list[TrackReport]:
+    """Every track's requests of one model; the backend is loaded once for all of them."""
+    samples_by_track = [p.track.samples(model_config) for p in planned]
+    references = {
+        s.request.content_hash(): s.reference
+        for samples in samples_by_track
+        for s in samples
+        if s.reference is not None
+    }
+    backend = build_backend(model_config, device=local_device(), references=references)
+    reports = []
+    for plan, samples in zip(planned, samples_by_track, strict=True):
+        reports.append(_generate_track(model_config, plan.track, samples, backend, cache, group))
+    del backend
+    return reports
+
+
+def _generate_track(
+    model_config: ModelConfig,
+    track: Track,
+    samples: Sequence[Sample],
+    backend: Backend,
+    cache: ResponseCache,
+    group: ProcessGroup,
 ) -> TrackReport:
     started = time.monotonic()
-    started_at = _now()
-    samples = track.samples(model_config)
     keys = [cache_key(backend.identity, s.request) for s in samples]
     done = {k for k, r in cache.get_many(keys).items() if r.ok}
     pending = [i for i, k in enumerate(keys) if k not in done]
     pending.sort(key=lambda i: _size_hint(samples[i]))
-    report = TrackReport(model=model_config.name, track=track.name, total=len(samples))
+    report = TrackReport(
+        model=model_config.name, track=track.name, total=len(samples), started_at=_now()
+    )
     report.cached = len(samples) - len(pending)
     # Every process must split the same pending list: none may commit an answer before all
     # have read the cache, or a slower process would skip work a faster one never took.
     group.barrier()
-
     mine = group.share(pending)
-    handled = _generate(
+    handled = _answer(
         mine, samples, keys, backend, cache, commit_every(model_config), group, report
     )
     counts = group.gather([(group.rank, handled)])
     report.by_rank = {rank: n for rank, n in counts}
     report.generated = sum(report.by_rank.values())
     group.barrier()
-    if not group.is_main:
-        return report
-
-    stored = cache.get_many(keys)
-    missing = [samples[i].id for i, k in enumerate(keys) if k not in stored]
-    if missing:
-        raise RuntimeError(f"{len(missing)} responses missing after generation: {missing[:5]}")
-    responses = [stored[k] for k in keys]
-    report.failed = sum(not r.ok for r in responses)
-    context = ScoringContext(
-        judge=judges.get(track_config.judge) if track_config.judge is not None else None,
-        responses_of=_CachedResponses(config, cache).get,
-    )
-    scored = _score(track, samples, responses, context)
-    summary = track.summarize(samples, scored)
-    result = TrackResult(
-        model=model_config.name,
-        track=track.name,
-        samples=samples,
-        responses=responses,
-        request_hashes=[s.request.content_hash() for s in samples],
-        scored=scored,
-        summary=summary,
-        config_hash=config.config_hash(),
-        started_at=started_at,
-        finished_at=_now(),
-        run_counts={
-            "cached": report.cached,
-            "generated": report.generated,
-            "failed": report.failed,
-            "by_rank": {str(k): v for k, v in report.by_rank.items()},
-        },
-    )
-    report.result_dir = write_result(config.output_dir, result)
-    track.write_extras(report.result_dir, samples, scored)
-    report.summary = summary
-    report.outcomes = dict(sorted(_count(s.outcome for s in scored).items()))
     report.seconds = time.monotonic() - started
     return report
 
 
-def _generate(
+def _answer(
     mine: list[int],
     samples: Sequence[Sample],
     keys: Sequence[str],
@@ -201,37 +214,80 @@ def _generate(
     return len(mine)
 
 
-class _Judges:
-    """Judge backends built once per run and shared by every model and track that names them
-    (a local judge model is loaded once, not once per model)."""
-
-    def __init__(self, cache: ResponseCache) -> None:
-        self._cache = cache
-        self._built: dict[str, Judge] = {}
-
-    def get(self, config: ModelConfig) -> Judge:
-        key = config.model_dump_json()
-        if key not in self._built:
-            self._built[key] = Judge(build_backend(config, device=local_device()), self._cache)
-        return self._built[key]
+# --- phase 2: score ----------------------------------------------------------------------------
 
 
-class _CachedResponses:
-    """Another model's cached answer to a request, looked up by the model's name in the config."""
+def _score_all(
+    config: RunConfig,
+    planned: Sequence[PlannedTrack],
+    reports: Sequence[TrackReport],
+    cache: ResponseCache,
+) -> dict[str, dict[str, ModelResult]]:
+    """Score and write every (model, track); returns each track's results by model."""
+    judges = _Judges(cache)
+    answers = _CachedResponses(config, cache)
+    by_pair = {(r.model, r.track): r for r in reports}
+    results: dict[str, dict[str, ModelResult]] = {p.track.name: {} for p in planned}
+    for model_config in config.models:
+        for plan in planned:
+            report = by_pair[(model_config.name, plan.track.name)]
+            judge = judges.get(plan.config.judge) if plan.config.judge is not None else None
+            result = _score_one(config, model_config, plan, judge, answers, cache, report)
+            results[plan.track.name][model_config.name] = result
+    return results
 
-    def __init__(self, config: RunConfig, cache: ResponseCache) -> None:
-        self._models = {m.name: m for m in config.models}
-        self._cache = cache
-        self._identities: dict[str, dict[str, Any]] = {}
 
-    def get(self, model: str, request: Request) -> Response | None:
-        if model not in self._models:
-            raise KeyError(
-                f"model {model!r} is not in the run config (have: {', '.join(self._models)})"
-            )
-        if model not in self._identities:  # building a backend loads no weights
-            self._identities[model] = build_backend(self._models[model]).identity
-        return self._cache.get(cache_key(self._identities[model], request))
+def _score_one(
+    config: RunConfig,
+    model_config: ModelConfig,
+    plan: PlannedTrack,
+    judge: Judge | None,
+    answers: _CachedResponses,
+    cache: ResponseCache,
+    report: TrackReport,
+) -> ModelResult:
+    started = time.monotonic()
+    track = plan.track
+    samples = track.samples(model_config)
+    identity = answers.identity(model_config.name)
+    keys = [cache_key(identity, s.request) for s in samples]
+    stored = cache.get_many(keys)
+    missing = [samples[i].id for i, k in enumerate(keys) if k not in stored]
+    if missing:
+        raise RuntimeError(f"{len(missing)} responses missing after generation: {missing[:5]}")
+    responses = [stored[k] for k in keys]
+    report.failed = sum(not r.ok for r in responses)
+    context = ScoringContext(model=model_config.name, judge=judge, responses_of=answers.get)
+    scored = _score(track, samples, responses, context)
+    track_report = track.summarize(samples, scored)
+    summary = track_report.summary()
+    summary["generation"] = generation_facts(samples, identity)
+    if judge is not None:
+        summary["judge"] = judge.describe(track.judge_settings)
+    result = TrackResult(
+        model=model_config.name,
+        track=track.name,
+        samples=samples,
+        responses=responses,
+        request_hashes=[s.request.content_hash() for s in samples],
+        scored=scored,
+        summary=summary,
+        config_hash=config.config_hash(),
+        started_at=report.started_at,
+        finished_at=_now(),
+        run_counts={
+            "cached": report.cached,
+            "generated": report.generated,
+            "failed": report.failed,
+            "by_rank": {str(k): v for k, v in report.by_rank.items()},
+        },
+    )
+    report.result_dir = write_result(config.output_dir, result)
+    track_report.write_files(report.result_dir)
+    report.summary = summary
+    report.outcomes = dict(sorted(_count(s.outcome for s in scored).items()))
+    report.seconds += time.monotonic() - started
+    return ModelResult(model_config.name, samples, responses, scored, track_report)
 
 
 def _score(
@@ -249,12 +305,81 @@ def _score(
 
         try:
             return list(
-                await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses, strict=False)))
+                await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses, strict=True)))
             )
         finally:
             bar.close()
 
     return asyncio.run(score_all())
+
+
+# --- phase 3: aggregate ------------------------------------------------------------------------
+
+
+def _aggregate_all(
+    config: RunConfig,
+    planned: Sequence[PlannedTrack],
+    results: dict[str, dict[str, ModelResult]],
+) -> list[BoardReport]:
+    boards = []
+    for plan in planned:
+        started_at = _now()
+        joint = plan.track.aggregate(results[plan.track.name])
+        if joint is None:
+            continue
+        folder = write_board_result(
+            board_dir(config.output_dir, plan.track.name),
+            BoardResult(
+                track=plan.track.name,
+                board=joint.board,
+                details=joint.details,
+                source="run",
+                config_hash=config.config_hash(),
+                started_at=started_at,
+                finished_at=_now(),
+            ),
+        )
+        boards.append(BoardReport(plan.track.name, len(joint.board.models), folder))
+    return boards
+
+
+# --- shared pieces -----------------------------------------------------------------------------
+
+
+class _Judges:
+    """Judge backends built once per run and shared by every model and track that names them
+    (a local judge model is loaded once, not once per model)."""
+
+    def __init__(self, cache: ResponseCache) -> None:
+        self._cache = cache
+        self._built: dict[str, Judge] = {}
+
+    def get(self, config: ModelConfig) -> Judge:
+        key = config.model_dump_json()
+        if key not in self._built:
+            self._built[key] = Judge(build_backend(config, device=local_device()), self._cache)
+        return self._built[key]
+
+
+class _CachedResponses:
+    """A model's cached answer to a request, looked up by the model's name in the config."""
+
+    def __init__(self, config: RunConfig, cache: ResponseCache) -> None:
+        self._models = {m.name: m for m in config.models}
+        self._cache = cache
+        self._identities: dict[str, dict[str, Any]] = {}
+
+    def identity(self, model: str) -> dict[str, Any]:
+        if model not in self._models:
+            raise KeyError(
+                f"model {model!r} is not in the run config (have: {', '.join(self._models)})"
+            )
+        if model not in self._identities:  # building a backend loads no weights
+            self._identities[model] = build_backend(self._models[model]).identity
+        return self._identities[model]
+
+    def get(self, model: str, request: Request) -> Response | None:
+        return self._cache.get(cache_key(self.identity(model), request))
 
 
 def _size_hint(sample: Sample) -> int:

@@ -1,7 +1,9 @@
 """Result datasets: `details` (one row per sample) and `summary` (one row per model and track).
 
 Both are written as one Hub-style folder per (model, track), so `load_dataset(folder, "details")`
-opens them and the leaderboard reads nothing else. Per-sample scores and evidence vary by track
+opens them and the leaderboard reads nothing else. A track's joint rating board (one fit over
+every model of a run, or a board of human battles) is a result dataset of its own, under
+`OUTPUT_DIR/_boards/<track>/`: `summary` holds the board, `details` the battles it was fitted on. Per-sample scores and evidence vary by track
 (MEGA-Bench field names differ per task), so they are stored as JSON text columns rather than
 structs whose schema would change from track to track.
 """
@@ -10,9 +12,8 @@ from __future__ import annotations
 
 import json
 import platform
-import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -20,10 +21,14 @@ from typing import Any
 
 import datasets
 
+from vlmscope.config import folder_name
 from vlmscope.hub_export import export_folder
 from vlmscope.messages import Response
+from vlmscope.ratings.board import RatingBoard
 from vlmscope.tracks.base import Sample, Scored
 
+BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `safe_name`)
+BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
 
 
@@ -49,9 +54,8 @@ def result_dir(output_dir: str | Path, model: str, track: str) -> Path:
 
 
 def safe_name(name: str) -> str:
-    """A model name as one path component (no separators, no dot-only names)."""
-    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "model"
-    return cleaned
+    """A model or track name as one result-folder name (the config's rule, see `folder_name`)."""
+    return folder_name(name)
 
 
 def details_rows(result: TrackResult) -> list[dict[str, Any]]:
@@ -118,6 +122,71 @@ def write_result(output_dir: str | Path, result: TrackResult) -> Path:
     return folder
 
 
+@dataclass
+class BoardResult:
+    """Everything the writer needs for one track's joint board."""
+
+    track: str
+    board: RatingBoard
+    details: Sequence[Mapping[str, Any]]
+    """One JSON-able row per battle or verdict the board was fitted on."""
+    source: str
+    """What produced it: `run` or the ratings command with its input file's name."""
+    config_hash: str
+    started_at: str
+    finished_at: str
+
+
+def board_dir(output_dir: str | Path, track: str) -> Path:
+    return Path(output_dir) / BOARDS_DIR / safe_name(track)
+
+
+def write_board_result(folder: str | Path, result: BoardResult) -> Path:
+    """The board as a result dataset: `summary` (one row, the board as JSON) + `details`."""
+    summary_rows = [
+        {
+            "kind": BOARD_KIND,
+            "track": result.track,
+            "board": json.dumps(result.board.to_json(), ensure_ascii=False),
+            "n_models": len(result.board.models),
+            "n_rows": len(result.details),
+            "source": result.source,
+            "config_hash": result.config_hash,
+            "package_versions": json.dumps(package_versions(), sort_keys=True),
+            "started_at": result.started_at,
+            "finished_at": result.finished_at,
+        }
+    ]
+    detail_rows = [
+        {
+            "model_a": str(row.get("model_a") or ""),
+            "model_b": str(row.get("model_b") or ""),
+            "winner": str(row.get("winner") or ""),
+            "record": json.dumps(dict(row), ensure_ascii=False, default=str),
+        }
+        for row in result.details
+    ]
+    export_folder(
+        folder,
+        {
+            "summary": datasets.Dataset.from_list(summary_rows, features=_BOARD_SUMMARY_FEATURES),
+            # from_dict, not from_list: a board fitted on no rows still gets its (empty) details
+            "details": datasets.Dataset.from_dict(
+                {name: [row[name] for row in detail_rows] for name in _BOARD_DETAILS_FEATURES},
+                features=_BOARD_DETAILS_FEATURES,
+            ),
+        },
+        title=f"vlmscope rating board: {result.track}",
+        description=(
+            "`summary`: one rating board (every model's rating, 95% interval, win rate, rank; "
+            "settings; style-controlled and per-category companions) as JSON. "
+            "`details`: the battles or verdicts it was fitted on, one per row."
+        ),
+        default="summary",
+    )
+    return Path(folder)
+
+
 def package_versions() -> dict[str, str]:
     versions = {"python": platform.python_version()}
     for name in _VERSIONED:
@@ -165,4 +234,21 @@ _SUMMARY_FEATURES = datasets.Features(
         "started_at": _S,
         "finished_at": _S,
     }
+)
+_BOARD_SUMMARY_FEATURES = datasets.Features(
+    {
+        "kind": _S,
+        "track": _S,
+        "board": _S,
+        "n_models": _I,
+        "n_rows": _I,
+        "source": _S,
+        "config_hash": _S,
+        "package_versions": _S,
+        "started_at": _S,
+        "finished_at": _S,
+    }
+)
+_BOARD_DETAILS_FEATURES = datasets.Features(
+    {"model_a": _S, "model_b": _S, "winner": _S, "record": _S}
 )

@@ -52,4 +52,8 @@ def format_table(report: RunReport) -> str:
         for r in [header, *rows]
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    for board in report.boards:
+        lines.append(
+            f"joint board of {board.track}: {board.models} models in one fit -> {board.result_dir}"
+        )
     return "\n".join(lines)

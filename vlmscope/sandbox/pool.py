@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from . import launcher
+import vlmscope.sandbox.launcher as launcher
+
 from ._inside.files import remove_tree
 from ._inside.wire import read_frame, write_frame
 from .jobs import (

@@ -1,9 +1,15 @@
-"""What a track is: how a row becomes a request, and how a response becomes scores.
+"""What a track is: how a row becomes a request, and how responses become scores.
 
-A track owns no loop, cache or file format. The runner asks it for samples, sends their requests
-through a backend (cached, batched, split across processes), hands each response back to
-`score`, and gives all scored samples to `summarize`. Judged tracks get a `Judge` in `score`;
-its calls are cached like model responses.
+A track owns no loop, cache or file format. A run has three phases, and a track takes part in
+each through one method:
+
+1. generate: the runner asks `samples(model)` for every model and sends the requests through
+   the model's backend (cached, batched, split across processes);
+2. score: once every model has answered, `score` grades each response (judged tracks get a
+   `Judge`; a pairwise track reads the baseline's answer, which is now certain to exist) and
+   `summarize` turns one model's scored samples into a typed `Report`;
+3. aggregate: `aggregate` sees every model's results at once, for what only a joint view can
+   give (one Bradley-Terry board over all models); most tracks return None.
 """
 
 from __future__ import annotations
@@ -17,16 +23,21 @@ from pydantic import BaseModel, ConfigDict
 
 from vlmscope.config import ModelConfig
 from vlmscope.judges.client import Judge
+from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Request, Response
+from vlmscope.ratings.board import RatingBoard
 
 
 @dataclass(frozen=True)
 class Sample:
-    """One evaluation item. `meta` holds what scoring needs (gold answer, task, categories)."""
+    """One evaluation item. `meta` holds what scoring needs (gold answer, task, categories) and
+    is stored with the details; `reference` is the answer the oracle backend gives (the gold in
+    the form the track parses), never sent to a model and not part of the request's hash."""
 
     id: str
     request: Request
     meta: Mapping[str, Any] = field(default_factory=dict)
+    reference: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,12 +57,61 @@ class Scored:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+class Report(Protocol):
+    """What `summarize` returns: one model's numbers on one track, computed once.
+
+    `summary()` is the JSON stored in the summary dataset (headline numbers first);
+    `write_files` renders the track's own files (official formats, readable tables) from what
+    the report already holds, never by scoring or bootstrapping again.
+    """
+
+    def summary(self) -> dict[str, Any]: ...
+
+    def write_files(self, out_dir: Path) -> None: ...
+
+
+@dataclass(frozen=True)
+class SummaryReport:
+    """A report that is only its summary mapping, for tracks with no files of their own."""
+
+    scores: Mapping[str, Any]
+
+    def summary(self) -> dict[str, Any]:
+        return dict(self.scores)
+
+    def write_files(self, out_dir: Path) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class ModelResult:
+    """One model's scored samples on one track, as the aggregate phase sees them."""
+
+    model: str
+    samples: Sequence[Sample]
+    responses: Sequence[Response]
+    scored: Sequence[Scored]
+    report: Report
+
+
+@dataclass(frozen=True)
+class TrackBoard:
+    """A track's joint result over every model of a run: one rating board, and one JSON-able
+    row per battle or verdict it was fitted on (the details of the board's result dataset)."""
+
+    board: RatingBoard
+    details: Sequence[Mapping[str, Any]]
+
+
 @dataclass(frozen=True)
 class ScoringContext:
-    """What scoring may use beyond the response: the run's judge (None when the track config
-    names none) and the cached responses of the run's other models (a pairwise track compares
-    each model with a baseline model's answer to the same request)."""
+    """What scoring may use beyond the response: the name of the model being scored, the run's
+    judge (None when the track config names none) and the cached responses of the run's other
+    models (a pairwise track compares each model with a baseline model's answer to the same
+    request). Scoring starts after every model has answered, so another model's answer is
+    missing only if its request failed."""
 
+    model: str = ""
     judge: Judge | None = None
     responses_of: Callable[[str, Request], Response | None] = lambda model, request: None
 
@@ -64,6 +124,8 @@ class TrackOptions(BaseModel):
 
 class Track(Protocol):
     name: ClassVar[str]
+    judge_settings: ClassVar[JudgeSettings]
+    """How this track asks its judge (the benchmark's official limits): the one place they live."""
 
     def samples(self, model: ModelConfig) -> list[Sample]:
         """Every sample of the configured data, in a stable order, as `model` should see it.
@@ -76,12 +138,28 @@ class Track(Protocol):
         """Score one response. Never raise for a bad response: return an outcome instead."""
         ...
 
-    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
-        """Headline numbers and breakdowns for the summary dataset (JSON-able)."""
+    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> Report:
+        """One model's numbers, computed once (see `Report`)."""
         ...
 
-    def write_extras(
-        self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]
-    ) -> None:
-        """Optional track-specific files beside the result datasets (e.g. official formats)."""
+    def aggregate(self, results: Mapping[str, ModelResult]) -> TrackBoard | None:
+        """The joint view over every model of the run (keyed by model name), or None."""
         ...
+
+    def required_models(self) -> Mapping[str, str]:
+        """Models of the run this track reads answers from, keyed by the option that names
+        them (`{"baseline": "gpt-4o"}`), so a config without them is rejected at load."""
+        ...
+
+
+class TrackBase:
+    """Defaults for the optional parts of `Track`: no joint view, no other model needed, the
+    default judge settings (greedy, 512 new tokens)."""
+
+    judge_settings: ClassVar[JudgeSettings] = JudgeSettings()
+
+    def aggregate(self, results: Mapping[str, ModelResult]) -> TrackBoard | None:
+        return None
+
+    def required_models(self) -> Mapping[str, str]:
+        return {}

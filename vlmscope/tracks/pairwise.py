@@ -1,23 +1,42 @@
 """Judged-against-a-baseline scoring, shared by every pairwise track (ProBench, VisionArena-Bench).
 
-A pairwise track says where its prompts come from; this module does the rest: the baseline's
-answer to the same request comes from the run's cache (the baseline is one of the run's models),
-the judge sees both answers twice with positions swapped, and the verdicts become battles rated
-with Bradley-Terry and a bootstrap exactly as the reference scorer named by `reference` does.
+A pairwise track says where its prompts come from; this module does the rest:
+
+- score: the baseline's answer to the same request comes from the run's cache (the baseline is
+  one of the run's models, and scoring starts only after every model answered), the judge sees
+  both answers twice with positions swapped; the baseline's own samples are not judged;
+- summarize: per model, how many prompts were judged and how many games could not be read;
+- aggregate: the verdicts of every model become battles rated in ONE fit (so ratings are
+  comparable across models), with Bradley-Terry and a bootstrap exactly as the reference scorer
+  named by `reference` does.
+
 Unparseable verdicts are counted and excluded, as the references exclude them; never ties.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from vlmscope.judges.markdown import answer_style_counts
-from vlmscope.judges.pairwise import judge_pair, load_pairwise_template
+from vlmscope.judges.pairwise import PAIRWISE_JUDGE, judge_pair, load_pairwise_template
+from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Response
-from vlmscope.ratings.verdict_presets import VerdictSettings, score_verdicts
-from vlmscope.ratings.verdict_records import AnswerStyle, VerdictRecord
-from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackOptions
+from vlmscope.ratings.verdict_presets import VerdictSettings, verdict_board, verdict_categories
+from vlmscope.ratings.verdict_records import AnswerStyle, VerdictRecord, verdict_record_to_dict
+from vlmscope.tracks.base import (
+    ModelResult,
+    Sample,
+    Scored,
+    ScoringContext,
+    SummaryReport,
+    TrackBase,
+    TrackBoard,
+    TrackOptions,
+)
+
+BASELINE_ROLE = "baseline"
 
 
 class PairwiseOptions(TrackOptions):
@@ -28,22 +47,75 @@ class PairwiseOptions(TrackOptions):
     weight: int = 3
     first_game_only: bool = False
     style_control: bool = False
+    """Also fit the verdicts with style control (length and markdown), shown as a toggle."""
     bootstrap_rounds: int = 100
-    seed: int = 0
-    judge_max_new_tokens: int = 4096
+    seed: int = 42
 
 
-class PairwiseScoring:
-    """Mixin: `score` and `summarize` for a track whose `options` is a PairwiseOptions.
+@dataclass(frozen=True)
+class PairwiseEvidence:
+    """What one judged prompt leaves in `Scored.extra`, and what the aggregate phase reads."""
 
-    The track's samples carry the evaluated model's name in `meta["model"]` (and optionally a
-    `category`), since the ratings name both sides of every battle.
+    baseline: str
+    template: str
+    games: tuple[Mapping[str, Any], ...]
+    model_style: Mapping[str, Any]
+    baseline_style: Mapping[str, Any]
+    category: str | None
+
+    def to_extra(self) -> dict[str, Any]:
+        return {
+            "baseline": self.baseline,
+            "template": self.template,
+            "games": [dict(g) for g in self.games],
+            "model_style": dict(self.model_style),
+            "baseline_style": dict(self.baseline_style),
+            "category": self.category,
+        }
+
+    @classmethod
+    def from_extra(cls, extra: Mapping[str, Any]) -> PairwiseEvidence | None:
+        """The evidence of a judged prompt; None for a prompt that was not judged."""
+        if "games" not in extra:
+            return None
+        return cls(
+            baseline=str(extra["baseline"]),
+            template=str(extra["template"]),
+            games=tuple(extra["games"]),
+            model_style=extra["model_style"],
+            baseline_style=extra["baseline_style"],
+            category=extra.get("category"),
+        )
+
+    def record(self, uid: str, model: str) -> VerdictRecord:
+        by_position = {g["model_first"]: g["judgment"] for g in self.games}
+        return VerdictRecord(
+            uid=uid,
+            model=model,
+            baseline=self.baseline,
+            judgments=(by_position.get(False), by_position.get(True)),
+            category=self.category,
+            model_style=AnswerStyle.from_metadata(self.model_style),
+            baseline_style=AnswerStyle.from_metadata(self.baseline_style),
+        )
+
+
+class PairwiseScoring(TrackBase):
+    """Base for a track whose `options` is a PairwiseOptions: `score`, `summarize`, `aggregate`.
+
+    A track's samples may carry a `category` in `meta` (a per-category board is fitted for it).
     """
 
     options: PairwiseOptions
+    judge_settings: ClassVar[JudgeSettings] = PAIRWISE_JUDGE
+
+    def required_models(self) -> Mapping[str, str]:
+        return {"baseline": self.options.baseline}
 
     async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
         baseline_name = self.options.baseline
+        if context.model == baseline_name:
+            return Scored(sample.id, {}, outcome="ok", extra={"role": BASELINE_ROLE})
         baseline = context.responses_of(baseline_name, sample.request)
         reason = _not_judgeable(response, baseline, context)
         if reason is not None:
@@ -56,60 +128,78 @@ class PairwiseScoring:
             question=sample.request,
             model_answer=response.text,
             baseline_answer=baseline.text,
-            max_new_tokens=self.options.judge_max_new_tokens,
+            settings=self.judge_settings,
         )
-        labels = [g.verdict.label for g in games]
-        unparseable = [g for g in games if not g.verdict.parsed]
+        evidence = PairwiseEvidence(
+            baseline=baseline_name,
+            template=f"{template.name} v{template.version}",
+            games=tuple(g.to_json() for g in games),
+            model_style=_style(response),
+            baseline_style=_style(baseline),
+            category=sample.meta.get("category"),
+        )
         return Scored(
             sample.id,
             scores={},
-            parsed=" | ".join(label or "-" for label in labels),
-            outcome="judge_unparseable" if unparseable else "ok",
-            extra={
-                "baseline": baseline_name,
-                "template": f"{template.name} v{template.version}",
-                "games": [g.to_json() for g in games],
-                "model_style": _style(response),
-                "baseline_style": _style(baseline),
-                "category": sample.meta.get("category"),
-            },
+            parsed=" | ".join(g.verdict.label or "-" for g in games),
+            outcome="judge_unparseable" if any(not g.verdict.parsed for g in games) else "ok",
+            extra=evidence.to_extra(),
         )
 
-    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
+    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> SummaryReport:
+        outcomes: dict[str, int] = {}
+        for s in scored:
+            outcomes[s.outcome] = outcomes.get(s.outcome, 0) + 1
+        if any(s.extra.get("role") == BASELINE_ROLE for s in scored):
+            return SummaryReport({"role": BASELINE_ROLE, "judged_prompts": 0, "outcomes": outcomes})
+        judged = [e for s in scored if (e := PairwiseEvidence.from_extra(s.extra)) is not None]
+        unparseable_games = sum(g["outcome"] != "parsed" for e in judged for g in e.games)
+        return SummaryReport(
+            {
+                "judged_prompts": len(judged),
+                "unparseable_games": unparseable_games,
+                "baseline": self.options.baseline,
+                "outcomes": outcomes,
+            }
+        )
+
+    def aggregate(self, results: Mapping[str, ModelResult]) -> TrackBoard | None:
+        """One board over every judged model of the run.
+
+        Records go to the fit in model-name order (then sample order), not config order: the
+        reference bootstraps resample rows by position, so the board must not depend on where
+        a model is listed.
+        """
         records = [
-            _record(str(sample.meta["model"]), s)
-            for sample, s in zip(samples, scored, strict=True)
-            if "games" in s.extra
+            evidence.record(s.sample_id, model)
+            for model, result in sorted(results.items())
+            for s in result.scored
+            if (evidence := PairwiseEvidence.from_extra(s.extra)) is not None
         ]
-        settings = VerdictSettings(
+        if not records:
+            return None
+        categories = verdict_categories(records)
+        board = verdict_board(
+            records,
+            self.verdict_settings(),
+            categories=categories if len(categories) > 1 else (),
+            style_companion=self.options.style_control,
+        )
+        return TrackBoard(board, [verdict_record_to_dict(r) for r in records])
+
+    def verdict_settings(self) -> VerdictSettings:
+        """The board's own fit: plain (a `style_control: true` track also gets the style-
+        controlled companion), except ProBench's reference, which is always style-controlled."""
+        return VerdictSettings(
             reference=self.options.reference,
             baseline=self.options.baseline,
-            style_control=self.options.style_control,
+            style_control=self.options.reference == "probench",
             weight=self.options.weight,
             first_game_only=self.options.first_game_only,
             rounds=self.options.bootstrap_rounds,
             seed=self.options.seed,
             category=None,
         )
-        outcomes: dict[str, int] = {}
-        for s in scored:
-            outcomes[s.outcome] = outcomes.get(s.outcome, 0) + 1
-        if not records:
-            return {"ratings": {}, "judged_prompts": 0, "outcomes": outcomes}
-        result = score_verdicts(records, settings)
-        model = result["models"].get(records[0].model, {})
-        return {
-            "win_rate": model.get("win_rate"),
-            "rating": model.get("rating"),
-            "lower": model.get("lower"),
-            "upper": model.get("upper"),
-            "judged_prompts": len(records),
-            "unparseable_games": result["unparseable"],
-            "outcomes": outcomes,
-            "ratings": result["models"],
-            "style_coefficients": result.get("style_coefficients"),
-            "settings": result.get("settings"),
-        }
 
 
 def _not_judgeable(
@@ -130,17 +220,3 @@ def _style(response: Response) -> dict[str, Any]:
     counts = answer_style_counts(response.text)
     tokens = response.usage.completion_tokens or len(response.text.split())
     return {"token_len": tokens, **counts}
-
-
-def _record(model: str, scored: Scored) -> VerdictRecord:
-    games: list[dict[str, Any]] = scored.extra["games"]
-    by_position = {g["model_first"]: g["judgment"] for g in games}
-    return VerdictRecord(
-        uid=scored.sample_id,
-        model=model,
-        baseline=str(scored.extra["baseline"]),
-        judgments=(by_position.get(False), by_position.get(True)),
-        category=scored.extra.get("category"),
-        model_style=AnswerStyle.from_metadata(scored.extra["model_style"]),
-        baseline_style=AnswerStyle.from_metadata(scored.extra["baseline_style"]),
-    )

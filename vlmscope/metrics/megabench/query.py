@@ -8,8 +8,10 @@ This mirrors the official evaluator's per-query step (task aggregation is built 
    unquoting the ground truth once; then the task's `global_aux_metrics`, which see the whole parsed
    dict and the whole answer dict;
 3. aggregate the field scores with the task's `aggregation`.
-Where the official evaluator would crash (a rule metric on a `dummy`-parsed string, a point-in-box
-metric that raises), the field scores 0 and the error is recorded instead.
+Where the official evaluator would crash on the response (a rule metric on a `dummy`-parsed
+string, a point-in-box metric that raises), the field scores 0 and the error is recorded instead.
+A metric name the registry does not know is bad data, not a bad response: it raises
+`UnknownMetricError` as officially (MEGA-Bench rows are checked for it when read).
 """
 
 from __future__ import annotations

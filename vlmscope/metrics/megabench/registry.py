@@ -6,7 +6,9 @@ A metric takes one of three kinds of inputs, which is how the official evaluator
   constrained generation (which receives the whole parsed response);
 - `JUDGE`: scored from an LLM judge's reply (`gpt_4o_as_judge`; `ascii_art_gpt4o_judge` needs a
   reply only when its offline branch does not decide).
-Names not listed here map to `unsupported` (-1, ignored by the aggregation) as officially.
+Names are matched lower-cased. No metric (None) and `unsupported` give -1, which the aggregation
+ignores; any other name is an error (`UnknownMetricError`), as the official `MetricType.from_string`
+raises on it: a typo in a task's `metric_info` must not quietly leave a field unscored.
 """
 
 from __future__ import annotations
@@ -126,12 +128,33 @@ def eval_type_of(metric_info: Mapping[str, Any]) -> str:
     return "llm" if any(name in LLM_JUDGED for name in names) else "rule"
 
 
+class UnknownMetricError(ValueError):
+    """A metric name that is not registered (the official evaluator raises on it too)."""
+
+
 def resolve_name(name: str | None) -> str:
-    """The registered name for a task's metric name (lower-cased); unknown or None -> unsupported."""
+    """The registered name for a task's metric name (lower-cased); None -> unsupported."""
     if name is None:
         return "unsupported"
-    lowered = name.lower()
-    return lowered if lowered in METRICS else "unsupported"
+    if not isinstance(name, str) or name.lower() not in METRICS:
+        raise UnknownMetricError(f"unknown MEGA-Bench metric {name!r}")
+    return name.lower()
+
+
+def unknown_metrics(metric_info: Mapping[str, Any]) -> dict[str, Any]:
+    """Field (or auxiliary field) -> metric name, for every name of a task's `metric_info` that
+    `resolve_name` would reject; empty when every name is known."""
+    named: dict[str, Any] = {}
+    for key in ("field_score_function", "global_aux_metrics"):
+        block = metric_info.get(key) or {}
+        named.update(block.items() if isinstance(block, Mapping) else {key: block}.items())
+    unknown = {}
+    for field, name in named.items():
+        try:
+            resolve_name(name)
+        except UnknownMetricError:
+            unknown[field] = name
+    return unknown
 
 
 @cache

@@ -16,6 +16,7 @@ from typing import Any
 from vlmscope.tracks.megabench.aggregation import model_summary, overall_with_best_core
 from vlmscope.tracks.megabench.keywords import load_task_meta
 from vlmscope.tracks.megabench.official_files import (
+    SINGLE_IMAGE_DIR,
     SUMMARY_AND_KEYWORD_STATS,
     TASK_RESULTS,
     read_json,
@@ -26,7 +27,6 @@ from vlmscope.tracks.megabench.official_files import (
 )
 from vlmscope.tracks.megabench.single_image import single_image_subset
 
-SINGLE_IMAGE_DIR = "single_image"
 COT_CHOICE = "cot_choice.json"
 
 

@@ -61,6 +61,17 @@ def load_task_meta(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
     return meta
 
 
+TASK_META_NAME = "all_task_meta.json"
+
+
+def task_meta_for(data_dir: str | Path) -> dict[str, dict[str, Any]]:
+    """The task metadata in use for a data folder: its own `all_task_meta.json` if it has one,
+    else the 505-task file we ship. Every task of the data must have an entry (rows are checked
+    when read), since a task without one would drop out of the official summary."""
+    local = Path(data_dir) / TASK_META_NAME
+    return load_task_meta(local if local.exists() else None)
+
+
 def join_task_meta(
     results: Sequence[TaskResult], all_meta: Mapping[str, TaskMeta]
 ) -> dict[str, dict[str, Any]]:

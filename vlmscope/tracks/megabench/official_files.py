@@ -31,6 +31,8 @@ from vlmscope.tracks.megabench.keywords import TaskMeta, join_task_meta, keyword
 DATA_WITH_SCORES = "data_with_scores.json"
 TASK_RESULTS = "task_results.json"
 SUMMARY_AND_KEYWORD_STATS = "summary_and_keyword_stats.json"
+SINGLE_IMAGE_DIR = "single_image"
+"""The folder of the single-image subset's `task_results.json` and summary."""
 
 
 def read_json(path: str | Path) -> Any:

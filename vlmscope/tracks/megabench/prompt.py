@@ -9,7 +9,8 @@ Table 2 is a rewrite of that text, see `strip_cot`).
 Image budget per model: at most `max_images` images per query, of which demonstrations may use
 `in_context_images` (MEGA-Bench's `total_demo_video_frames`); video frames are sampled to fit;
 a query that still exceeds the budget is not answerable and gets the official skip text.
-Images are flattened on white and capped at `max_side` on the longer side.
+Images are flattened on white and capped at `max_side` on the longer side. A media path is opened
+only once it resolves inside `data_dir` (`vlmscope.tracks.media_paths`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from PIL import Image, UnidentifiedImageError
 
 from vlmscope.config import ImageBudget
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, TextPart, Turn
+from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.rows import QueryRow, RowError
 
 PLACEHOLDER = re.compile(r"(<image>|<video>)")
@@ -58,13 +60,17 @@ def build_prompt(
     budget: ImageBudget,
     *,
     params: GenerationParams,
-    oracle_answer: str | None,
     cot: bool = True,
 ) -> BuiltPrompt:
-    resolve = lambda rel: (data_dir / rel).resolve()  # noqa: E731
-    global_media = [resolve(p) for p in row.global_media]
-    example_media = [resolve(p) for p in row.example_media]
-    query_media = [resolve(p) for p in row.global_media + row.query_media]
+    def resolve(paths: tuple[str, ...], field: str) -> list[Path]:
+        return [
+            inside_data_dir(data_dir, p, row=row.where, field=field, error=RowError) for p in paths
+        ]
+
+    global_media = resolve(row.global_media, "global_media")
+    example_media = resolve(row.example_media, "example_media")
+    own_query_media = resolve(row.query_media, "query_media")
+    query_media = global_media + own_query_media
 
     demo_images = [p for p in example_media if not is_video(p)]
     demo_videos = [p for p in example_media if is_video(p)]
@@ -86,11 +92,7 @@ def build_prompt(
     notes = [f"skipped demo image {p.name}" for p in demo_images[len(kept_demo_images) :]]
     if total > budget.max_images or (query_videos and query_frames <= 0):
         notes.append(f"needs more than {budget.max_images} images: not sent (official skip text)")
-        request = Request(
-            turns=(Turn("user", (TextPart(SKIP_TEXT),)),),
-            params=params,
-            oracle_answer=oracle_answer,
-        )
+        request = Request(turns=(Turn("user", (TextPart(SKIP_TEXT),)),), params=params)
         return BuiltPrompt(request, over_budget=True, notes=tuple(notes))
 
     def media_parts(path: Path, *, demo: bool) -> list[Part]:
@@ -112,7 +114,7 @@ def build_prompt(
     for field_name, text, media, demo in (
         ("task_description", row.task_description, global_media, False),
         ("example_text", example_text, example_media, True),
-        ("query_text", row.query_text, [resolve(p) for p in row.query_media], False),
+        ("query_text", row.query_text, own_query_media, False),
     ):
         chunks = PLACEHOLDER.split(text)
         n_slots = sum(1 for c in chunks if PLACEHOLDER.fullmatch(c))
@@ -133,9 +135,7 @@ def build_prompt(
                     ) from err
             elif chunk.strip():
                 parts.append(TextPart(chunk.strip()))
-    request = Request(
-        turns=(Turn("user", tuple(parts)),), params=params, oracle_answer=oracle_answer
-    )
+    request = Request(turns=(Turn("user", tuple(parts)),), params=params)
     return BuiltPrompt(request, over_budget=False, notes=tuple(notes))
 
 

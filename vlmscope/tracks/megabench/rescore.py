@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from vlmscope.literals import python_literal
-from vlmscope.metrics.megabench.registry import eval_type_of
+from vlmscope.metrics.megabench.registry import UnknownMetricError, eval_type_of, unknown_metrics
 from vlmscope.tracks.megabench.aggregation import (
     EvaluatedTask,
     TaskResult,
@@ -146,8 +146,9 @@ def score_responses(
     """Score every query of a response file and build the official `data_with_scores.json`.
 
     The task's metric configuration is read from its first sample and each query's `eval_context` from
-    the sample at its `query_idx`, as the official evaluator does. A task absent from `samples` is an
-    error (the official evaluator fails on it too).
+    the sample at its `query_idx`, as the official evaluator does. A task absent from `samples`, or
+    one whose `metric_info` names an unknown metric, is an error (the official evaluator fails on
+    each too).
     """
     scorer = scorer or default_query_scorer()
     task_samples = samples_by_task(samples)
@@ -159,6 +160,10 @@ def score_responses(
         if not task_samples.get(name):
             raise ValueError(f"task {name!r} has responses but no samples (metric_info)")
         metric_info = decode_literal(task_samples[name][0]["metric_info"])
+        if unknown := unknown_metrics(metric_info):
+            raise UnknownMetricError(
+                f"task {name!r}: metric_info names unknown metric(s) {unknown}"
+            )
         queries = []
         for query in task["query_response"]:
             replies = judge_replies.get((name, int(query["query_idx"]))) if judge_replies else None

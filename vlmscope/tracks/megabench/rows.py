@@ -1,13 +1,20 @@
 """Reading MEGA-Bench rows in the upstream layout of `TIGER-Lab/MEGA-Bench`.
 
 Upstream stores one query per row, every column a string; lists and dicts are Python literals
-(single quotes, not JSON), which is why they are decoded here with `vlmscope.literals`, never `eval`. Media are relative paths into the
-unzipped `data.zip`; they are resolved against the data directory, never opened here.
+(single quotes, not JSON), which is why they are decoded here with `vlmscope.literals`, never
+`eval`. Media are relative paths into the unzipped `data.zip`; they are resolved against the data
+directory (and must stay inside it), never opened here.
+
+`read_rows` and `checked_rows` are the one reader of the track and the `datasets` builder. A row
+that would change a result without anyone noticing is refused, naming its task, id and field: a
+repeated (task_name, id) (built and scored twice), a task without an entry in the task metadata
+(it would drop out of the official summary), an unknown metric name, a null or empty `answer`
+(the official evaluator fails on each of these), a media path outside the data folder.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +22,9 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from vlmscope.literals import python_literal
+from vlmscope.metrics.megabench.registry import unknown_metrics
+from vlmscope.tracks.media_paths import inside_data_dir
+from vlmscope.tracks.megabench.keywords import TASK_META_NAME, task_meta_for
 
 STRING_COLUMNS = (
     "id",
@@ -62,6 +72,11 @@ class QueryRow:
     input_format: str
     output_format: str
 
+    @property
+    def where(self) -> str:
+        """How an error names this row: its task and id."""
+        return f"task {self.task_name!r}, row {self.id}"
+
 
 def parse_literal(text: str, expected: type, *, task: str, row_id: str, field: str) -> Any:
     """Decode one Python-literal field (never `eval`)."""
@@ -82,11 +97,16 @@ def parse_literal(text: str, expected: type, *, task: str, row_id: str, field: s
 
 
 def decode_row(raw: dict[str, Any]) -> QueryRow:
+    """One raw row decoded and checked on its own (see the module docstring for what else
+    `checked_rows` checks across rows)."""
     row_id = str(raw.get("id", "?"))
     task = str(raw.get("task_name", "?"))
+    where = f"task {task!r}, row {row_id}"
     missing = [c for c in STRING_COLUMNS if c not in raw]
     if missing:
-        raise RowError(f"task {task!r}, row {row_id}: missing field(s) {', '.join(missing)}")
+        raise RowError(f"{where}: missing field(s) {', '.join(missing)}")
+    if raw["answer"] is None or not str(raw["answer"]).strip():
+        raise RowError(f"{where}: field 'answer' is null or empty (the gold answer dict)")
     values: dict[str, Any] = {c: "" if raw[c] is None else str(raw[c]) for c in STRING_COLUMNS}
     for column in LIST_COLUMNS:
         items = parse_literal(values[column], list, task=task, row_id=row_id, field=column)
@@ -96,9 +116,10 @@ def decode_row(raw: dict[str, Any]) -> QueryRow:
     for column in DICT_COLUMNS:
         values[column] = parse_literal(values[column], dict, task=task, row_id=row_id, field=column)
     if not values["metric_info"].get("field_score_function"):
-        raise RowError(
-            f"task {task!r}, row {row_id}: field 'metric_info' has no field_score_function"
-        )
+        raise RowError(f"{where}: field 'metric_info' has no field_score_function")
+    if unknown := unknown_metrics(values["metric_info"]):
+        named = ", ".join(f"{name!r} (for {field!r})" for field, name in unknown.items())
+        raise RowError(f"{where}: field 'metric_info' names unknown metric(s) {named}")
     return QueryRow(**values)
 
 
@@ -132,22 +153,70 @@ def read_raw(data_dir: str | Path, config: str) -> Iterator[dict[str, Any]]:
             yield from pq.read_table(path).to_pylist()
 
 
-def read_rows(data_dir: str | Path, config: str) -> list[QueryRow]:
-    rows = [decode_row(raw) for raw in read_raw(data_dir, config)]
-    check_task_fields(rows)
-    return rows
+def read_rows(
+    data_dir: str | Path, *configs: str, task_meta: Mapping[str, Any] | None = None
+) -> list[QueryRow]:
+    """Every row of `configs`, in order, decoded and checked (`checked_rows`)."""
+    return [row for _, row in checked_rows(data_dir, configs, task_meta=task_meta)]
 
 
-def check_task_fields(rows: list[QueryRow]) -> None:
-    """Task-level fields must agree across a task's rows, as the official query side demands."""
+def checked_rows(
+    data_dir: str | Path, configs: Iterable[str], *, task_meta: Mapping[str, Any] | None = None
+) -> Iterator[tuple[dict[str, Any], QueryRow]]:
+    """Each raw row of `configs` with its decoded row, once it has passed every check.
+
+    Besides `decode_row`: the task has an entry in `task_meta` (default: `task_meta_for(data_dir)`,
+    the metadata the track summarises with); (task_name, id) is new across all `configs`; every
+    media path, and every file of a frames folder, resolves inside `data_dir`; the task-level
+    fields agree with the task's first row, as the official query side demands.
+    """
+    meta = task_meta_for(data_dir) if task_meta is None else task_meta
+    seen: dict[tuple[str, str], str] = {}
     first: dict[str, QueryRow] = {}
-    for row in rows:
-        ref = first.setdefault(row.task_name, row)
-        for name in ("task_description", "global_media", "example_text", "example_media"):
-            if getattr(row, name) != getattr(ref, name):
+    for config in configs:
+        for raw in read_raw(data_dir, config):
+            row = decode_row(raw)
+            if row.task_name not in meta:
                 raise RowError(
-                    f"task {row.task_name!r}, row {row.id}: field {name!r} differs from row {ref.id} of the same task"
+                    f"{row.where}: field 'task_name' has no entry in the task metadata "
+                    f"({TASK_META_NAME}), so the task would drop out of the official summary"
                 )
+            if (row.task_name, row.id) in seen:
+                raise RowError(
+                    f"{row.where}: field 'id' repeats a row already read (config "
+                    f"{seen[row.task_name, row.id]!r}); it would be built and scored twice"
+                )
+            seen[row.task_name, row.id] = config
+            ref = first.setdefault(row.task_name, row)
+            check_task_fields(row, ref)
+            check_media(row, data_dir, LIST_COLUMNS if ref is row else ("query_media",))
+            yield raw, row
+
+
+def check_media(row: QueryRow, data_dir: str | Path, fields: Iterable[str] = LIST_COLUMNS) -> None:
+    """Every media path of `row` in `fields` stays inside `data_dir`; so does every file of a
+    frames folder (a task's later rows repeat its first row's global and example media)."""
+    for field in fields:
+        for relative in getattr(row, field):
+            path = inside_data_dir(data_dir, relative, row=row.where, field=field, error=RowError)
+            if path.is_dir():
+                for frame in sorted(path.iterdir()):
+                    inside_data_dir(
+                        data_dir,
+                        f"{relative}/{frame.name}",
+                        row=row.where,
+                        field=field,
+                        error=RowError,
+                    )
+
+
+def check_task_fields(row: QueryRow, ref: QueryRow) -> None:
+    """Task-level fields must agree with the task's first row, as the official query side demands."""
+    for name in ("task_description", "global_media", "example_text", "example_media"):
+        if getattr(row, name) != getattr(ref, name):
+            raise RowError(
+                f"{row.where}: field {name!r} differs from row {ref.id} of the same task"
+            )
 
 
 def group_by_task(rows: list[QueryRow]) -> dict[str, list[QueryRow]]:

@@ -5,24 +5,29 @@ configs), default the shipped sample. A row becomes one request built as the off
 does (`prompt.py`); a response is parsed and scored field by field with the official metrics
 (`vlmscope.metrics.megabench`), judged fields through the judge client; queries, tasks, Core,
 Open, overall and the keyword breakdown aggregate exactly as the official tools do
-(`aggregation.py`, `keywords.py`), and the official result files are written beside ours.
+(`aggregation.py`, `keywords.py`) into a `MegaBenchReport` (`report.py`), which also writes the
+official result files beside ours.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.judges.client import Judge
-from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart, Turn
+from vlmscope.judges.request import judge_request
+from vlmscope.judges.settings import JudgeSettings
+from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart
 from vlmscope.metrics.megabench.query import build_judge_requests, score_query
 from vlmscope.metrics.megabench.registry import eval_type_of
-from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackOptions
+from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, TrackOptions
 from vlmscope.tracks.megabench import results as megabench_results
+from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.oracle import oracle_answer
 from vlmscope.tracks.megabench.prompt import SKIP_TEXT, build_prompt
+from vlmscope.tracks.megabench.report import MegaBenchReport, build_report
 from vlmscope.tracks.megabench.rows import QueryRow, group_by_task, read_rows
 from vlmscope.tracks.samples import sample_dir
 
@@ -42,8 +47,10 @@ class MegaBenchOptions(TrackOptions):
     """Attach the query images to judge requests when the task's judge config asks ("with image")."""
 
 
-class MegaBenchTrack:
+class MegaBenchTrack(TrackBase):
     name: ClassVar[str] = "megabench"
+    judge_settings: ClassVar[JudgeSettings] = JudgeSettings(max_new_tokens=1024)
+    """The official judged metrics ask their judge (GPT-4o, greedy) for at most 1024 new tokens."""
 
     def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
         self.options = MegaBenchOptions.model_validate(config.options)
@@ -51,12 +58,12 @@ class MegaBenchTrack:
         subset = config.subset or "full"
         if subset not in SUBSETS:
             raise ValueError(f"subset: {subset!r} is not one of {', '.join(SUBSETS)}")
-        self.rows: list[QueryRow] = [
-            r for c in SUBSETS[subset] for r in read_rows(self.data_dir, c)
-        ]
+        self.task_meta = task_meta_for(self.data_dir)
+        self.rows: list[QueryRow] = read_rows(
+            self.data_dir, *SUBSETS[subset], task_meta=self.task_meta
+        )
         if limit:
             self.rows = limit_per_task(self.rows, limit)
-        self.task_meta = megabench_results.task_meta_for(self.data_dir)
         self.tasks = group_by_task(self.rows)
 
     def samples(self, model: ModelConfig) -> list[Sample]:
@@ -69,14 +76,7 @@ class MegaBenchTrack:
                 for cot in variants:
                     if not cot and eval_type_of(row.metric_info) == "llm":
                         continue  # the no-CoT setting is a Core setting (paper Table 2)
-                    built = build_prompt(
-                        row,
-                        self.data_dir,
-                        budget,
-                        params=params,
-                        oracle_answer=oracle_answer(row.answer, row.metric_info),
-                        cot=cot,
-                    )
+                    built = build_prompt(row, self.data_dir, budget, params=params, cot=cot)
                     suffix = "" if cot else ":no_cot"
                     samples.append(
                         Sample(
@@ -89,8 +89,8 @@ class MegaBenchTrack:
                                 "cot": cot,
                                 "over_budget": built.over_budget,
                                 "prompt_notes": list(built.notes),
-                                "sanity_check": model.backend == "oracle",
                             },
+                            reference=oracle_answer(row.answer, row.metric_info),
                         )
                     )
         return samples
@@ -111,7 +111,7 @@ class MegaBenchTrack:
         )
         field_scores = dict(result.field_scores)
         query_score = result.query_score
-        if sample.meta["sanity_check"]:
+        if megabench_results.is_reference_answer(sample, response):
             field_scores, query_score = megabench_results.sanity_check_scores(row, result)
         outcomes = {f: o for f, o in result.field_outcomes.items() if o != "scored"}
         outcome = "ok"
@@ -132,7 +132,9 @@ class MegaBenchTrack:
             extra={
                 "field_outcomes": outcomes,
                 "field_errors": dict(result.field_errors),
-                "field_info": {k: str(v) for k, v in result.field_info.items()},
+                "field_info": {
+                    k: megabench_results.json_value(v) for k, v in result.field_info.items()
+                },
                 "judge_replies": dict(judge_replies or {}),
                 "judge_problems": judge_problems,
                 "eval_type": result.eval_type,
@@ -142,15 +144,8 @@ class MegaBenchTrack:
             },
         )
 
-    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
-        return megabench_results.summarize(self.rows, samples, scored, self.task_meta)
-
-    def write_extras(
-        self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]
-    ) -> None:
-        megabench_results.write_official_files(
-            out_dir / "official", self.rows, samples, scored, self.task_meta
-        )
+    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> MegaBenchReport:
+        return build_report(self.rows, samples, scored, self.task_meta)
 
     def _row(self, sample: Sample) -> QueryRow:
         return self.tasks[sample.meta["task_name"]][sample.meta["query_idx"]]
@@ -180,12 +175,7 @@ class MegaBenchTrack:
                 else TextPart(item["text"])
                 for item in content
             ]
-            judged = await judge.ask(
-                Request(
-                    turns=(Turn("user", tuple(parts)),),
-                    params=GenerationParams(max_new_tokens=1024),
-                )
-            )
+            judged = await judge.ask(judge_request(self.judge_settings, parts))
             if judged.ok:
                 replies[field_name] = judged.text
             else:

@@ -20,7 +20,9 @@ import re
 from dataclasses import dataclass
 
 from vlmscope.judges.client import Judge
-from vlmscope.messages import GenerationParams, Request, user_request
+from vlmscope.judges.request import judge_request
+from vlmscope.judges.settings import JudgeSettings
+from vlmscope.messages import Request
 from vlmscope.tracks.simplevqa.grader_prompt import GraderPrompt, ReplyFormat
 
 
@@ -30,9 +32,6 @@ class Grade(str, enum.Enum):
     NOT_ATTEMPTED = "not_attempted"
     UNPARSEABLE = "judge_unparseable"
 
-
-#: Greedy grading: VLMEvalKit judges at temperature 1, which makes a leaderboard unrepeatable.
-GRADER_PARAMS = GenerationParams(temperature=0.0)
 
 _LETTERS = {"A": Grade.CORRECT, "B": Grade.INCORRECT, "C": Grade.NOT_ATTEMPTED}
 _ZH_LABELS = {"正确": Grade.CORRECT, "错误": Grade.INCORRECT, "未尝试": Grade.NOT_ATTEMPTED}
@@ -59,12 +58,16 @@ class GradeResult:
 
 
 def grader_request(
-    prompt: GraderPrompt, question: str, gold_answer: str, predicted: str, *, retry: bool = False
+    settings: JudgeSettings,
+    prompt: GraderPrompt,
+    question: str,
+    gold_answer: str,
+    predicted: str,
+    *,
+    retry: bool = False,
 ) -> Request:
     """Text only, one user turn: the official grader never sees the image."""
-    return user_request(
-        prompt.render(question, gold_answer, predicted, retry=retry), params=GRADER_PARAMS
-    )
+    return judge_request(settings, [prompt.render(question, gold_answer, predicted, retry=retry)])
 
 
 def parse_reply(reply: str, reply_format: ReplyFormat) -> Grade:
@@ -142,13 +145,18 @@ def _word_grade(word: str) -> Grade:
 
 
 async def grade_response(
-    judge: Judge, prompt: GraderPrompt, question: str, gold_answer: str, predicted: str
+    judge: Judge,
+    settings: JudgeSettings,
+    prompt: GraderPrompt,
+    question: str,
+    gold_answer: str,
+    predicted: str,
 ) -> GradeResult:
     """Ask the (cached) judge; retry an unreadable reply once with the format reminder."""
     replies: list[str] = []
     for retry in (False, True):
         response = await judge.ask(
-            grader_request(prompt, question, gold_answer, predicted, retry=retry)
+            grader_request(settings, prompt, question, gold_answer, predicted, retry=retry)
         )
         if not response.ok:
             return GradeResult(

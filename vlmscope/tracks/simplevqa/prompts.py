@@ -36,13 +36,8 @@ def question_text(language: str, question: str) -> str:
     return INSTRUCTIONS[language].replace(QUESTION_PLACEHOLDER, question)
 
 
-def question_request(
-    image: bytes, image_name: str, language: str, question: str, gold_answer: str
-) -> Request:
-    """One user turn: the image, then the instruction and question; the oracle answers the gold."""
+def question_request(image: bytes, image_name: str, language: str, question: str) -> Request:
+    """One user turn: the image, then the instruction and question."""
     return user_request(
-        ImagePart(image, image_name),
-        question_text(language, question),
-        params=QUESTION_PARAMS,
-        oracle_answer=gold_answer,
+        ImagePart(image, image_name), question_text(language, question), params=QUESTION_PARAMS
     )

@@ -1,13 +1,18 @@
-"""Render a SimpleVQA summary as Markdown tables, for people reading a results folder.
+"""One model's SimpleVQA result, and its summary rendered as Markdown tables.
 
-The summary dataset is the source of truth; this is a view of it with rates in percent and
-their 95% CIs, one table per breakdown, as the paper's figures group them.
+The summary dataset is the source of truth; the tables are a view of it for people reading a
+results folder, with rates in percent and their 95% CIs, one table per breakdown, as the paper's
+figures group them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+TABLES_FILE = "simplevqa_tables.md"
 
 _ORDER = ("CO", "NA", "IN", "CGA", "F")  # the paper's column order
 _SECTIONS = (
@@ -15,6 +20,21 @@ _SECTIONS = (
     ("By task category", "by_task_category"),
     ("By domain", "by_domain"),
 )
+
+
+@dataclass(frozen=True)
+class SimpleVQAReport:
+    """The summary mapping of one model's run (rates, bootstrap CIs, breakdowns, counts),
+    computed once by `SimpleVQATrack.summarize`; the tables are rendered from it, so writing
+    them never bootstraps again and always shows the stored numbers."""
+
+    scores: Mapping[str, Any]
+
+    def summary(self) -> dict[str, Any]:
+        return dict(self.scores)
+
+    def write_files(self, out_dir: Path) -> None:
+        (Path(out_dir) / TABLES_FILE).write_text(tables_markdown(self.scores), encoding="utf-8")
 
 
 def tables_markdown(summary: Mapping[str, Any]) -> str:

@@ -6,7 +6,9 @@ same way everywhere: with its `data_id`, the field and what is wrong, before any
 Layouts (`data_dir` holds one of them):
 - `test.parquet` (the Hub file): the 11 upstream columns, `image` a base64 string;
 - a `.json` or `.jsonl` file of the same records whose `image` is a file name inside
-  `simpleVQA_datasets/` (the authors' zip) or beside the JSON file.
+  `simpleVQA_datasets/` (the authors' zip) or beside the JSON file; the name must resolve inside
+  that folder (no absolute path, no `..` or symlink leading out of it).
+A repeated `data_id` is an error too: the row would be asked and graded twice.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pyarrow.parquet as pq
 from PIL import Image, UnidentifiedImageError
 
 from vlmscope.literals import python_literal
+from vlmscope.tracks.media_paths import inside_data_dir
 
 COLUMNS: tuple[str, ...] = (
     "data_id",
@@ -86,22 +89,25 @@ class SimpleVQARow:
 def read_rows(data_dir: str | Path) -> list[SimpleVQARow]:
     """All rows of `data_dir`, validated, in file order; duplicate ids are an error."""
     folder = Path(data_dir)
-    parquet_file = folder / PARQUET_NAME
-    if parquet_file.is_file():
-        records = _parquet_records(parquet_file)
+    source = folder / PARQUET_NAME
+    if source.is_file():
+        records = _parquet_records(source)
         rows = [parse_record(r, position=i) for i, r in enumerate(records)]
     else:
-        json_file = _single_json_file(folder)
-        records = _json_records(json_file)
+        source = _single_json_file(folder)
+        records = _json_records(source)
         rows = [
-            parse_record(r, position=i, image_dirs=_image_dirs(json_file))
+            parse_record(r, position=i, image_dirs=_image_dirs(source))
             for i, r in enumerate(records)
         ]
-    seen: set[int] = set()
-    for row in rows:
+    seen: dict[int, int] = {}
+    for position, row in enumerate(rows):
         if row.data_id in seen:
-            raise SimpleVQADataError(f"data_id {row.data_id}: duplicate data_id")
-        seen.add(row.data_id)
+            raise SimpleVQADataError(
+                f"{source.name}, data_id {row.data_id}: field 'data_id' repeats row "
+                f"{seen[row.data_id]} (row {position}); it would be asked and graded twice"
+            )
+        seen[row.data_id] = position
     return rows
 
 
@@ -235,7 +241,9 @@ def _image(value: Any, where: str, image_dirs: tuple[Path, ...]) -> tuple[bytes,
 
 def _read_image_file(name: str, where: str, image_dirs: tuple[Path, ...]) -> bytes:
     for folder in image_dirs:
-        candidate = folder / name
+        candidate = inside_data_dir(
+            folder, name, row=where, field="image", error=SimpleVQADataError
+        )
         if candidate.is_file():
             return candidate.read_bytes()
     raise SimpleVQADataError(

@@ -6,7 +6,8 @@
   language and the question), greedy;
 - score: the grader prompt (paper appendix by default) sent text-only to the configured judge;
 - aggregate: CO, IN, NA, CGA, F overall, by language, task category and domain, with seeded
-  bootstrap CIs; optionally the atomic-question analysis.
+  bootstrap CIs; optionally the atomic-question analysis. Computed once into a `SimpleVQAReport`,
+  which also writes the same tables as Markdown.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from typing import Any, ClassVar
 from pydantic import Field, ValidationError
 
 from vlmscope.config import ModelConfig, TrackConfig
+from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Response
-from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackOptions
+from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, TrackOptions
 from vlmscope.tracks.simplevqa.atomic import atomic_analysis
 from vlmscope.tracks.simplevqa.grader_prompt import DEFAULT_GRADER, ReplyFormat, load_grader_prompt
-from vlmscope.tracks.simplevqa.grading import GRADER_PARAMS, Grade, grade_response
+from vlmscope.tracks.simplevqa.grading import Grade, grade_response
 from vlmscope.tracks.simplevqa.metrics import METRICS, factuality_table, group_rng, grouped_tables
 from vlmscope.tracks.simplevqa.prompts import question_request
-from vlmscope.tracks.simplevqa.report import tables_markdown
+from vlmscope.tracks.simplevqa.report import SimpleVQAReport
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQARow, read_rows
 
 ORIGINAL, ATOMIC = "original", "atomic"
@@ -48,8 +50,11 @@ class SimpleVQAOptions(TrackOptions):
     seed: int = 0
 
 
-class SimpleVQATrack:
+class SimpleVQATrack(TrackBase):
     name: ClassVar[str] = "simplevqa"
+    judge_settings: ClassVar[JudgeSettings] = JudgeSettings(max_new_tokens=512, temperature=0.0)
+    """Greedy grading: VLMEvalKit grades at temperature 1, which makes a leaderboard
+    unrepeatable; a verdict is one letter or a one-entry JSON dict, well within 512 tokens."""
 
     def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
         self.options = _validated_options(config.options)
@@ -86,7 +91,12 @@ class SimpleVQATrack:
         if context.judge is None:
             return Scored(sample.id, {}, outcome="judge_missing")
         result = await grade_response(
-            context.judge, self.grader, meta["question"], meta["answer"], response.text
+            context.judge,
+            self.judge_settings,
+            self.grader,
+            meta["question"],
+            meta["answer"],
+            response.text,
         )
         scores = {} if result.grade in (None, Grade.UNPARSEABLE) else _one_hot(result.grade)
         return Scored(
@@ -97,12 +107,16 @@ class SimpleVQATrack:
             extra={"grader_replies": list(result.replies), "judge_error": result.judge_error},
         )
 
-    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> dict[str, Any]:
-        """Headline rates first (the run table shows the first few), then breakdowns and counts."""
+    def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> SimpleVQAReport:
+        """Headline rates first (the run table shows the first few), then breakdowns and counts;
+        bootstrapped here once (the Markdown tables are rendered from this summary).
+
+        `n_items` is the number of rows asked (one original question each): a sample without a
+        scored result is an error, never a row quietly left out of the rates."""
         by_id = {s.sample_id: s for s in scored}
-        originals = [
-            (s, by_id[s.id]) for s in samples if s.meta["variant"] == ORIGINAL and s.id in by_id
-        ]
+        if missing := [s.id for s in samples if s.id not in by_id]:
+            raise ValueError(f"simplevqa: no scored result for sample(s) {missing[:5]}")
+        originals = [(s, by_id[s.id]) for s in samples if s.meta["variant"] == ORIGINAL]
         graded = [(s, g) for s, sc in originals if (g := _grade(sc)) is not None]
         grades = [g for _, g in graded]
         rounds, seed = self.options.bootstrap_rounds, self.options.seed
@@ -124,19 +138,10 @@ class SimpleVQATrack:
             "prompt": self.grader.name,
             "prompt_sha256": self.grader.sha256,
             "reply_format": self.grader.reply_format,
-            "temperature": GRADER_PARAMS.temperature,
+            "temperature": self.judge_settings.temperature,
         }
         summary["bootstrap"] = {"rounds": rounds, "seed": seed, "level": 0.95}
-        return summary
-
-    def write_extras(
-        self, out_dir: Path, samples: Sequence[Sample], scored: Sequence[Scored]
-    ) -> None:
-        """A readable copy of the breakdown tables beside the result datasets."""
-        summary = self.summarize(samples, scored)
-        (Path(out_dir) / "simplevqa_tables.md").write_text(
-            tables_markdown(summary), encoding="utf-8"
-        )
+        return SimpleVQAReport(summary)
 
 
 def _validated_options(raw: dict[str, Any]) -> SimpleVQAOptions:
@@ -150,7 +155,7 @@ def _validated_options(raw: dict[str, Any]) -> SimpleVQAOptions:
 
 
 def _sample(row: SimpleVQARow, variant: str, question: str, answer: str) -> Sample:
-    request = question_request(row.image, row.image_name, row.language, question, answer)
+    request = question_request(row.image, row.image_name, row.language, question)
     meta = {
         "data_id": row.data_id,
         "variant": variant,
@@ -162,7 +167,7 @@ def _sample(row: SimpleVQARow, variant: str, question: str, answer: str) -> Samp
         "entity_class": row.category.entity_class,
     }
     sample_id = str(row.data_id) if variant == ORIGINAL else f"{row.data_id}:{variant}"
-    return Sample(id=sample_id, request=request, meta=meta)
+    return Sample(id=sample_id, request=request, meta=meta, reference=answer)
 
 
 def _one_hot(grade: Grade) -> dict[str, float]:

@@ -1,17 +1,21 @@
-"""The `vlmscope` command. Each feature adds its own subcommand."""
+"""The `vlmscope` command. Each feature adds its own subcommand.
+
+A package in the top layer (beside `runner`), so subcommands that write result datasets, such as
+`vlmscope ratings` (`vlmscope.cli.ratings`), can live here rather than in the layer they call.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import sys
 
 # Modules that provide `add_subparser(subparsers)`; imported only to build the parser.
 _SUBCOMMANDS = (
     "vlmscope.runner.cli",
     "vlmscope.models.cli",
     "vlmscope.tracks.megabench.cli",
-    "vlmscope.ratings.cli",
+    "vlmscope.cli.ratings",
+    "vlmscope.cache_salvage",
 )
 
 
@@ -30,7 +34,3 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     code: int = args.func(args)
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

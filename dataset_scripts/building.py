@@ -1,0 +1,26 @@
+"""Preparing a builder's test split so that a bad row stops the build with the row's own error.
+
+`datasets` wraps whatever a generator raises in `DatasetGenerationError` ("An error occurred while
+generating the dataset"); the rows readers raise errors that name the row and the field, so that
+error is raised again instead, with the same message the track gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import datasets
+
+
+def prepare_test_split(
+    builder: datasets.DatasetBuilder, row_error: type[Exception], **prepare: Any
+) -> datasets.Dataset:
+    try:
+        builder.download_and_prepare(**prepare)
+    except datasets.exceptions.DatasetGenerationError as err:
+        if isinstance(err.__cause__, row_error):
+            raise err.__cause__ from None
+        raise
+    ds = builder.as_dataset(split="test")
+    assert isinstance(ds, datasets.Dataset)
+    return ds

@@ -1,0 +1,50 @@
+"""Check a run config against the tracks it names, before any model is loaded.
+
+`vlmscope.config` only knows the shape of a config; what a track accepts is the track's own
+business (its registered class and typed options). This is where the two meet: every track name
+must be registered, every track must build with its options, and a model a track reads answers
+from (a pairwise track's baseline) must be one of the run's models. Each problem is a
+`ConfigError` naming the field, so a typo fails in a second rather than after generation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vlmscope.config import ConfigError, RunConfig, TrackConfig
+from vlmscope.tracks.base import Track
+from vlmscope.tracks.registry import UnknownTrack, build_track, track_spec
+from vlmscope.tracks.spec import TrackSpec
+
+
+@dataclass(frozen=True)
+class PlannedTrack:
+    """A configured track, built once for the whole run."""
+
+    config: TrackConfig
+    spec: TrackSpec
+    track: Track
+
+
+def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTrack]:
+    """Build every configured track, or raise `ConfigError` naming the first bad field."""
+    model_names = [m.name for m in config.models]
+    planned = []
+    for index, track_config in enumerate(config.tracks):
+        field = f"tracks.{index}"
+        try:
+            spec = track_spec(track_config.name)
+        except UnknownTrack as err:
+            raise ConfigError(f"{source}: {field}.name: {err}") from None
+        try:
+            track = build_track(track_config, limit=config.limit)
+        except (ValueError, TypeError) as err:
+            raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
+        for option, model in track.required_models().items():
+            if model not in model_names:
+                raise ConfigError(
+                    f"{source}: {field}.options.{option}: model {model!r} is not among the "
+                    f"run's models (have: {', '.join(model_names)})"
+                )
+        planned.append(PlannedTrack(track_config, spec, track))
+    return planned

@@ -1,0 +1,66 @@
+"""MEGA-Bench's registration: title, headline numbers, Space page, prompt rebuilder."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vlmscope.config import ImageBudget
+from vlmscope.tracks.spec import Headline, TrackSpec
+
+if TYPE_CHECKING:
+    from vlmscope.messages import Request
+    from vlmscope.tracks.base import Track
+
+#: Large enough to show every image of a browsed prompt, at a size a page can hold.
+DISPLAY_BUDGET = ImageBudget(max_images=64, max_side=768, in_context_images=16)
+
+
+def _load() -> type[Track]:
+    from vlmscope.tracks.megabench.track import MegaBenchTrack
+
+    return MegaBenchTrack
+
+
+def rebuild_prompt(meta: Mapping[str, Any], data_dir: Path) -> Request | None:
+    """The request of a details row (task name, row id, CoT setting), rebuilt from the data."""
+    from vlmscope.messages import GenerationParams
+    from vlmscope.tracks.megabench.prompt import build_prompt
+
+    row = _rows_by_id(data_dir).get((str(meta.get("task_name")), str(meta.get("row_id"))))
+    if row is None:
+        return None
+    cot = bool(meta.get("cot", True))
+    return build_prompt(row, data_dir, DISPLAY_BUDGET, params=GenerationParams(), cot=cot).request
+
+
+@lru_cache(maxsize=2)
+def _rows_by_id(data_dir: Path) -> dict[tuple[str, str], Any]:
+    from vlmscope.tracks.megabench.rows import CONFIGS, read_rows
+
+    index: dict[tuple[str, str], Any] = {}
+    for config in CONFIGS:
+        try:
+            rows = read_rows(data_dir, config)
+        except FileNotFoundError:
+            continue
+        for row in rows:
+            index.setdefault((row.task_name, row.id), row)
+    return index
+
+
+SPEC = TrackSpec(
+    name="megabench",
+    title="MEGA-Bench",
+    load=_load,
+    page="megabench",
+    headlines=(
+        Headline("overall", ("overall",)),
+        Headline("Core", ("core",)),
+        Headline("Open", ("open",)),
+    ),
+    data_env="VLMSCOPE_MEGABENCH_DATA",
+    rebuild_prompt=rebuild_prompt,
+)

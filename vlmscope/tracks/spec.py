@@ -1,0 +1,48 @@
+"""Everything the rest of the system knows about a track, in one object per track.
+
+The runner needs the track's class (and through it the options type), the leaderboard needs its
+title, headline numbers, which page lays it out, and how to rebuild a browsed sample's prompt
+from the benchmark data. Each track package declares one `TrackSpec` in its `spec.py`, which
+imports nothing heavy: the track's code is imported on first use (`load`), so the Space starts
+without loading any track. `vlmscope.tracks.registry` lists the specs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from vlmscope.messages import Request
+    from vlmscope.tracks.base import Track
+
+PageKind = Literal["megabench", "factuality", "ratings", "generic"]
+"""Which Space page lays a track out: the MEGA-Bench keyword page, the factuality-rates page,
+the rating-board page, or the generic table of headline numbers."""
+
+PromptRebuilder = Callable[["Mapping[str, Any]", Path], "Request | None"]
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One headline column: a label and the key path of a 0-1 score in the track summary."""
+
+    label: str
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TrackSpec:
+    name: str
+    title: str
+    load: Callable[[], type[Track]]
+    """Imports the track's module and returns its class (called on first use)."""
+    page: PageKind = "generic"
+    headlines: tuple[Headline, ...] = ()
+    """Overview columns; empty = the summary's first numbers (a new track shows up as is)."""
+    data_env: str | None = None
+    """Environment variable naming the benchmark data the Space rebuilds prompts from."""
+    rebuild_prompt: PromptRebuilder | None = None
+    """A browsed sample's request rebuilt from its details `meta` and the data folder."""
