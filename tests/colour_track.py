@@ -22,6 +22,7 @@ from vlmscope.tracks.base import (
     TrackBase,
     TrackOptions,
 )
+from vlmscope.tracks.spec import TrackSpec
 
 COLOURS = {
     "red": (220, 30, 30),
@@ -79,3 +80,6 @@ class ColourTrack(TrackBase):
     def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> SummaryReport:
         accuracy = sum(s.scores["accuracy"] for s in scored) / max(1, len(scored))
         return SummaryReport({"accuracy": accuracy, "n": len(scored)})
+
+
+SPEC = TrackSpec(name="colours", title="Colours", load=lambda: ColourTrack)

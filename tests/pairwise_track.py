@@ -8,6 +8,7 @@ from tests.colour_track import ColourOptions, ColourTrack
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.tracks.base import Sample
 from vlmscope.tracks.pairwise import PairwiseOptions, PairwiseScoring
+from vlmscope.tracks.spec import TrackSpec
 
 
 class ColourPairwiseTrack(PairwiseScoring):
@@ -25,3 +26,11 @@ class ColourPairwiseTrack(PairwiseScoring):
             Sample(s.id, s.request, {**s.meta, "category": "colours"}, s.reference)
             for s in self.prompts.samples(model)
         ]
+
+
+SPEC = TrackSpec(
+    name="colours_pairwise",
+    title="Colours (pairwise)",
+    load=lambda: ColourPairwiseTrack,
+    page="ratings",
+)

@@ -7,8 +7,8 @@ Layers, top to bottom; a module imports only from its own layer or below, never 
 3. `tracks` (one package per benchmark, each registered once by its `TrackSpec`)
 2. `ratings` (Elo, Bradley-Terry, bootstrap, style control, the typed `RatingBoard`), `judges`
 1. `models` (backends), `metrics` (pure scoring functions), `sandbox`
-0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `literals`
-   (types and I/O)
+0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `literals`,
+   `dependencies` (types and I/O)
 
 The thin entries above the package (`run_eval.py`, `leaderboard_space/`, `dataset_scripts/`,
 `evaluate_metrics/`) may import any of it.

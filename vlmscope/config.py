@@ -112,6 +112,10 @@ class RunConfig(_Strict):
     models: list[ModelConfig] = Field(min_length=1)
     tracks: list[TrackConfig] = Field(min_length=1)
     push_to_hub: str | None = None
+    allow_missing_dependencies: bool = Field(
+        default=False,
+        description="run even when a track's system dependency is missing (summaries say so)",
+    )
 
     @model_validator(mode="after")
     def _one_folder_each(self) -> RunConfig:
@@ -140,7 +144,9 @@ class RunConfig(_Strict):
 
     def config_hash(self) -> str:
         """Hash of everything that changes results (not where they are written)."""
-        payload = self.model_dump(exclude={"output_dir", "cache_path", "push_to_hub"})
+        payload = self.model_dump(
+            exclude={"output_dir", "cache_path", "push_to_hub", "allow_missing_dependencies"}
+        )
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

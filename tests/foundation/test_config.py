@@ -2,7 +2,7 @@ import pytest
 
 from vlmscope.config import ConfigError, load_config, parse_config
 
-VALID = {"models": [{"backend": "oracle"}], "tracks": [{"name": "tests.colour_track:ColourTrack"}]}
+VALID = {"models": [{"backend": "oracle"}], "tracks": [{"name": "colours"}]}
 
 
 def test_valid_config_and_defaults():
@@ -74,3 +74,26 @@ def test_an_unknown_track_is_rejected_when_the_run_is_planned():
     config = parse_config({**VALID, "tracks": [{"name": "megabnech"}]})
     with pytest.raises(ConfigError, match=r"run\.yaml: tracks\.0\.name: unknown track 'megabnech'"):
         plan_tracks(config, source="run.yaml")
+
+
+def test_a_module_path_as_track_name_is_not_imported():
+    """Tracks come only from the registry (built in, or plugins' entry points): a config cannot
+    make vlmscope import a module by spelling its path."""
+    import sys
+
+    from vlmscope.runner.plan import plan_tracks
+
+    assert "tests.never_imported" not in sys.modules
+    config = parse_config({**VALID, "tracks": [{"name": "tests.never_imported:Track"}]})
+    with pytest.raises(
+        ConfigError, match=r"tracks\.0\.name: unknown track 'tests.never_imported:Track'"
+    ):
+        plan_tracks(config)
+    assert "tests.never_imported" not in sys.modules
+
+
+def test_plugin_tracks_come_from_entry_points():
+    from vlmscope.tracks.registry import track_names, track_spec
+
+    assert {"megabench", "simplevqa", "colours", "colours_pairwise"} <= set(track_names())
+    assert track_spec("colours").load().__name__ == "ColourTrack"

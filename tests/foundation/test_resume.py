@@ -61,7 +61,7 @@ def write_config(tmp_path, model_dir, name="cfg.yaml"):
         ],
         "tracks": [
             {
-                "name": "tests.colour_track:ColourTrack",
+                "name": "colours",
                 "options": {"n_samples": N_SAMPLES, "max_new_tokens": 6},
             }
         ],
@@ -72,7 +72,12 @@ def write_config(tmp_path, model_dir, name="cfg.yaml"):
 
 
 def env():
-    return {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
+    return {
+        **os.environ,
+        "OMP_NUM_THREADS": "1",
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests' / 'plugins'}",
+    }
 
 
 def cached_rows(out):

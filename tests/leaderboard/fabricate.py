@@ -40,7 +40,7 @@ CONFIG = Path(__file__).with_name("megabench_oracle.yaml")
 BATTLES = REPO / "tests" / "golden" / "arena" / "battles_5k.jsonl"
 ARENA_GOLDEN = REPO / "tests" / "golden" / "arena" / "fastchat_leaderboards.json"
 ARENA_TRACK = "visionarena"
-COLOUR_TRACK = "tests.colour_track:ColourTrack"
+COLOUR_TRACK = "colours"  # the test suite's plugin track (tests/plugins)
 PAYLOAD = (
     "<script>window.__pwned = 1; alert('script')</script>"
     "<img src=x onerror=\"window.__pwned = 1; alert('img')\">"

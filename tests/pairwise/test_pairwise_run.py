@@ -17,7 +17,7 @@ from vlmscope.ratings.board import RatingBoard
 from vlmscope.runner.loop import RunReport, run
 from vlmscope.runner.results import board_dir
 
-TRACK = "tests.pairwise_track:ColourPairwiseTrack"
+TRACK = "colours_pairwise"
 PREFERENCE = {"red": 1, "blue": -1}  # the judge likes red best and blue least
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from vlmscope.cache import CacheDamaged
 from vlmscope.config import ConfigError, RunConfig, load_config
+from vlmscope.dependencies import MissingDependency
+from vlmscope.runner.output_lock import OutputLocked
 
 DESCRIPTION = """\
 Run the models of a config on its tracks: generate (batched, cached, split across the processes
@@ -30,6 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--push-to-hub", metavar="REPO", help="publish the results folder to this Hub dataset repo"
     )
+    parser.add_argument(
+        "--allow-missing-dependencies",
+        action="store_const",
+        const=True,
+        help="run even when a track's system dependency (e.g. WordNet) is missing; the "
+        "summaries then list what was missing and which scores it affects",
+    )
 
 
 def add_subparser(subparsers: Any) -> None:
@@ -41,7 +50,12 @@ def add_subparser(subparsers: Any) -> None:
 def config_from_args(args: argparse.Namespace) -> RunConfig:
     config = load_config(
         args.config,
-        {"limit": args.limit, "output_dir": args.output_dir, "push_to_hub": args.push_to_hub},
+        {
+            "limit": args.limit,
+            "output_dir": args.output_dir,
+            "push_to_hub": args.push_to_hub,
+            "allow_missing_dependencies": args.allow_missing_dependencies,
+        },
     )
     updates: dict[str, Any] = {}
     if args.tracks:
@@ -70,7 +84,7 @@ def handle(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         report = run(config, source=str(args.config))
-    except (ConfigError, CacheDamaged) as err:
+    except (ConfigError, CacheDamaged, OutputLocked, MissingDependency) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only

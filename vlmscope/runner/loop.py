@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,6 +36,7 @@ from vlmscope.messages import Request, Response, cache_key
 from vlmscope.models.base import Backend
 from vlmscope.models.registry import build_backend, commit_every
 from vlmscope.runner.distributed import ProcessGroup, local_device, process_group
+from vlmscope.runner.output_lock import OutputLocked, output_lock
 from vlmscope.runner.plan import PlannedTrack, plan_tracks
 from vlmscope.runner.results import (
     BoardResult,
@@ -87,11 +89,37 @@ def run(
     """Run every configured model on every configured track; results land in `output_dir`.
 
     Raises `ConfigError` (naming `source` and the field) before any model is loaded when a
-    track is unknown, its options are invalid, or a model it needs is not in the run.
+    track is unknown, its options are invalid, or a model it needs is not in the run, and
+    `OutputLocked` when another run is writing to the same output folder.
     """
     planned = plan_tracks(config, source=source)
     owns_group = group is None
     group = group or process_group()
+    try:
+        with ExitStack() as held:
+            _lock_output(config, group, held)
+            return _run_locked(config, planned, group)
+    finally:
+        if owns_group:
+            group.close()
+
+
+def _lock_output(config: RunConfig, group: ProcessGroup, held: ExitStack) -> None:
+    """The main process locks the output folder; every process learns whether it could."""
+    problem = ""
+    if group.is_main:
+        try:
+            held.enter_context(output_lock(config.output_dir))
+        except OutputLocked as err:
+            problem = str(err)
+    problems = [p for p in group.gather([problem]) if p]
+    if problems:
+        raise OutputLocked(problems[0])
+
+
+def _run_locked(
+    config: RunConfig, planned: Sequence[PlannedTrack], group: ProcessGroup
+) -> RunReport:
     cache = ResponseCache(config.cache_file)
     report = RunReport(output_dir=Path(config.output_dir))
     try:
@@ -102,8 +130,6 @@ def run(
             report.boards = _aggregate_all(config, planned, results)
     finally:
         cache.close()
-        if owns_group:
-            group.close()
     return report
 
 
@@ -264,6 +290,8 @@ def _score_one(
     summary["generation"] = generation_facts(samples, identity)
     if judge is not None:
         summary["judge"] = judge.describe(track.judge_settings)
+    if plan.missing:
+        summary["degraded"] = [d.to_json() for d in plan.missing]
     result = TrackResult(
         model=model_config.name,
         track=track.name,

@@ -2,8 +2,11 @@
 
 `vlmscope.config` only knows the shape of a config; what a track accepts is the track's own
 business (its registered class and typed options). This is where the two meet: every track name
-must be registered, every track must build with its options, and a model a track reads answers
-from (a pairwise track's baseline) must be one of the run's models. Each problem is a
+must be registered, every track must build with its options, a model a track reads answers
+from (a pairwise track's baseline) must be one of the run's models, no model's result
+folder may already hold another model's results, and what a track needs from the system
+(WordNet for MEGA-Bench's constrained generation) must be there unless the run is told to go
+on without it. Each problem is a
 `ConfigError` naming the field, so a typo fails in a second rather than after generation.
 """
 
@@ -12,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vlmscope.config import ConfigError, RunConfig, TrackConfig
+from vlmscope.dependencies import Dependency, MissingDependency, missing_message
+from vlmscope.runner.results import ResultConflict, check_owner, result_dir
 from vlmscope.tracks.base import Track
 from vlmscope.tracks.registry import UnknownTrack, build_track, track_spec
 from vlmscope.tracks.spec import TrackSpec
@@ -24,6 +29,8 @@ class PlannedTrack:
     config: TrackConfig
     spec: TrackSpec
     track: Track
+    missing: tuple[Dependency, ...] = ()
+    """System dependencies the run goes on without (`allow_missing_dependencies`)."""
 
 
 def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTrack]:
@@ -46,5 +53,13 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
                     f"{source}: {field}.options.{option}: model {model!r} is not among the "
                     f"run's models (have: {', '.join(model_names)})"
                 )
-        planned.append(PlannedTrack(track_config, spec, track))
+        for model in model_names:
+            try:
+                check_owner(result_dir(config.output_dir, model, track.name), model)
+            except ResultConflict as err:
+                raise ConfigError(f"{source}: models: {err}") from None
+        missing = tuple(d for d in track.dependencies() if d.missing)
+        if missing and not config.allow_missing_dependencies:
+            raise MissingDependency(missing_message(track.name, list(missing)))
+        planned.append(PlannedTrack(track_config, spec, track, missing))
     return planned

@@ -15,6 +15,12 @@ def push_to_hub(folder: str | Path, repo_id: str, *, private: bool = False) -> N
         repo_type="dataset",
         folder_path=str(folder),
         # the cache, the run's own report, and any half-swapped folder of an interrupted write
-        ignore_patterns=["cache.sqlite*", "run_report.json", "**/.*.tmp-*/**", "**/.*.old-*/**"],
+        ignore_patterns=[
+            "cache.sqlite*",
+            "run_report.json",
+            ".vlmscope.lock",
+            "**/.*.tmp-*/**",
+            "**/.*.old-*/**",
+        ],
         commit_message="vlmscope results",
     )

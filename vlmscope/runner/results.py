@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import datasets
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from vlmscope.config import folder_name
 from vlmscope.hub_export import export_folder
@@ -27,6 +29,9 @@ from vlmscope.messages import Response
 from vlmscope.ratings.board import RatingBoard
 from vlmscope.tracks.base import Sample, Scored
 
+FORMAT_VERSION = 2
+"""Version of the summary rows' shape. 1: the first release (no `format_version` column, no
+boards); 2: `format_version`, and rating boards as datasets of their own."""
 BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `safe_name`)
 BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
@@ -91,6 +96,7 @@ def summary_row(result: TrackResult) -> dict[str, Any]:
     statuses = Counter(r.status.value for r in result.responses)
     outcomes = Counter(s.outcome for s in result.scored)
     return {
+        "format_version": FORMAT_VERSION,
         "model": result.model,
         "track": result.track,
         "n_samples": len(result.samples),
@@ -105,8 +111,35 @@ def summary_row(result: TrackResult) -> dict[str, Any]:
     }
 
 
+class ResultConflict(RuntimeError):
+    """A result folder that holds another model's results (its name maps to the same folder)."""
+
+
+def owner_of(folder: Path) -> str | None:
+    """The model whose summary a result folder holds, None when it holds none (or no model)."""
+    files = sorted((folder / "summary").glob("test-*.parquet"))
+    if not files:
+        return None
+    try:
+        models = pq.read_table(files[0], columns=["model"]).column("model").to_pylist()
+    except (OSError, KeyError, ValueError, pa.ArrowException):
+        return None
+    return str(models[0]) if models and models[0] else None
+
+
+def check_owner(folder: Path, model: str) -> None:
+    """Refuse to write `model`'s results over another model's (say `org/m` after `org_m`)."""
+    owner = owner_of(folder)
+    if owner is not None and owner != model:
+        raise ResultConflict(
+            f"{folder} holds the results of model {owner!r}, whose name maps to the same folder "
+            f"as {model!r}; rename one of them or use another output directory"
+        )
+
+
 def write_result(output_dir: str | Path, result: TrackResult) -> Path:
     folder = result_dir(output_dir, result.model, result.track)
+    check_owner(folder, result.model)
     details = datasets.Dataset.from_list(details_rows(result), features=_DETAILS_FEATURES)
     summary = datasets.Dataset.from_list([summary_row(result)], features=_SUMMARY_FEATURES)
     export_folder(
@@ -145,6 +178,7 @@ def write_board_result(folder: str | Path, result: BoardResult) -> Path:
     """The board as a result dataset: `summary` (one row, the board as JSON) + `details`."""
     summary_rows = [
         {
+            "format_version": FORMAT_VERSION,
             "kind": BOARD_KIND,
             "track": result.track,
             "board": json.dumps(result.board.to_json(), ensure_ascii=False),
@@ -222,6 +256,7 @@ _DETAILS_FEATURES = datasets.Features(
 )
 _SUMMARY_FEATURES = datasets.Features(
     {
+        "format_version": _I,
         "model": _S,
         "track": _S,
         "n_samples": _I,
@@ -237,6 +272,7 @@ _SUMMARY_FEATURES = datasets.Features(
 )
 _BOARD_SUMMARY_FEATURES = datasets.Features(
     {
+        "format_version": _I,
         "kind": _S,
         "track": _S,
         "board": _S,

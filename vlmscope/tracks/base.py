@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from vlmscope.config import ModelConfig
+from vlmscope.dependencies import Dependency
 from vlmscope.judges.client import Judge
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Request, Response
@@ -151,6 +152,10 @@ class Track(Protocol):
         them (`{"baseline": "gpt-4o"}`), so a config without them is rejected at load."""
         ...
 
+    def dependencies(self) -> list[Dependency]:
+        """What the configured data needs from the system (checked before a run starts)."""
+        ...
+
 
 class TrackBase:
     """Defaults for the optional parts of `Track`: no joint view, no other model needed, the
@@ -163,3 +168,6 @@ class TrackBase:
 
     def required_models(self) -> Mapping[str, str]:
         return {}
+
+    def dependencies(self) -> list[Dependency]:
+        return []

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from vlmscope.dependencies import Dependency
 from vlmscope.metrics.megabench.caches import cached
 
 WORDNET_DIR_ENV = "VLMSCOPE_WORDNET_DIR"
@@ -41,6 +42,18 @@ _NOUN_SUFFIX_RULES = (
 
 def wordnet_dir() -> Path:
     return Path(os.environ.get(WORDNET_DIR_ENV, DEFAULT_WORDNET_DIR))
+
+
+def wordnet_dependency() -> Dependency:
+    """Whether the two WordNet files the noun rule reads are where it will look."""
+    root = wordnet_dir()
+    absent = [name for name in ("index.noun", "noun.exc") if not (root / name).is_file()]
+    return Dependency(
+        name="WordNet noun files",
+        missing=f"{', '.join(absent)} not found in {root}" if absent else None,
+        install=f"apt-get install wordnet-base (or set {WORDNET_DIR_ENV} to a WordNet 3.0 dict/)",
+        affects="constrained_generation scores 0 on every query (a metric error each)",
+    )
 
 
 @lru_cache(maxsize=1)

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from vlmscope.config import ModelConfig, TrackConfig
+from vlmscope.dependencies import Dependency
 from vlmscope.judges.client import Judge
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart
+from vlmscope.metrics.megabench.lexicon import wordnet_dependency
 from vlmscope.metrics.megabench.query import build_judge_requests, score_query
 from vlmscope.metrics.megabench.registry import eval_type_of
 from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, TrackOptions
@@ -143,6 +145,17 @@ class MegaBenchTrack(TrackBase):
                 "response": text,
             },
         )
+
+    def dependencies(self) -> list[Dependency]:
+        """WordNet's noun files, when a configured task scores with `constrained_generation`."""
+        uses = {
+            name
+            for row in self.rows
+            for name in row.metric_info.get("field_score_function", {}).values()
+        }
+        if "constrained_generation" not in uses:
+            return []
+        return [wordnet_dependency()]
 
     def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> MegaBenchReport:
         return build_report(self.rows, samples, scored, self.task_meta)

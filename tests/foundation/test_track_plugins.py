@@ -1,0 +1,43 @@
+"""Track plugins are found through entry points, and a broken one says which it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from vlmscope.tracks import registry
+
+
+@pytest.fixture
+def plugin_dir(tmp_path, monkeypatch):
+    """A folder on sys.path holding one fake distribution; the registry re-reads entry points."""
+
+    def declare(entry_points: str):
+        dist = tmp_path / "broken_plugin-1.0.dist-info"
+        dist.mkdir()
+        (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 1.0\n")
+        (dist / "entry_points.txt").write_text(f"[vlmscope.tracks]\n{entry_points}\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        registry._specs.cache_clear()
+
+    yield declare
+    registry._specs.cache_clear()
+
+
+def test_a_plugin_that_does_not_load_is_named(plugin_dir):
+    plugin_dir("ghost = tests.no_such_module:SPEC")
+    with pytest.raises(
+        registry.BadPlugin,
+        match=r"track plugin 'ghost' \(tests.no_such_module:SPEC\) does not load",
+    ):
+        registry.track_spec("colours")
+
+
+def test_a_plugin_must_give_a_spec_of_its_own_name(plugin_dir):
+    plugin_dir("impostor = tests.colour_track:SPEC")
+    with pytest.raises(registry.BadPlugin, match="must be a TrackSpec named 'impostor'"):
+        registry.track_names()
+
+
+def test_a_plugin_cannot_replace_a_builtin_track(plugin_dir):
+    plugin_dir("megabench = tests.colour_track:SPEC")
+    assert registry.track_spec("megabench").title == "MEGA-Bench"
