@@ -18,12 +18,12 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
-from widgets import dom_id, table, text  # noqa: E402
+from widgets import dom_id, table  # noqa: E402
 
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
-from vlmscope.leaderboard.overview import overview_frame  # noqa: E402
+from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
 from vlmscope.leaderboard.prompts import prompt_data_dirs  # noqa: E402
-from vlmscope.leaderboard.safe_html import as_text, markdown_literal  # noqa: E402
+from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.store import ResultStore  # noqa: E402
 from vlmscope.leaderboard.track_info import track_title  # noqa: E402
 
@@ -39,16 +39,17 @@ OVERVIEW_NOTE = (
     "not be read; **Other flags**: any other item not scored normally (e.g. no judge, over the "
     "image budget). Each model shows its latest run."
 )
+SKIPPED_NOTE = (
+    "### Skipped result folders\n"
+    "These folders under the results could not be read and are left out; every other result "
+    "is shown. Each is named by its path inside the results, with the reason."
+)
 
 
 def build_app(store: ResultStore) -> gr.Blocks:
     with gr.Blocks(title=TITLE, fill_width=True) as demo:
         gr.Markdown(f"# {TITLE}")
         gr.Markdown(found_note(store))
-        if store.problems:
-            with gr.Accordion(f"{len(store.problems)} result folder(s) skipped", open=False):
-                problems = "\n".join(f"{p.folder}: {p.error}" for p in store.problems)
-                text("Skipped folders", lines=3, value=as_text(problems), elem_id="problems")
         with gr.Tabs():
             with gr.Tab("Overview", id="overview"):
                 overview_tab(store)
@@ -65,7 +66,11 @@ def found_note(store: ResultStore) -> str:
     if store.boards:
         found.append(f"{len(store.boards)} rating board{'s' if len(store.boards) > 1 else ''}")
     what = " and ".join(found) or "No result datasets"
-    return f"{what} from {markdown_literal(store.location.source)}."
+    note = f"{what} from {markdown_literal(store.location.source)}."
+    if store.problems:
+        n = len(store.problems)
+        note += f" {n} result folder{'s' if n > 1 else ''} skipped (listed under the overview)."
+    return note
 
 
 def overview_tab(store: ResultStore) -> None:
@@ -74,6 +79,15 @@ def overview_tab(store: ResultStore) -> None:
     table(
         frame, show_search="filter", show_row_numbers=True, elem_id="overview-table", max_height=700
     )
+    if store.problems:
+        gr.Markdown(SKIPPED_NOTE, elem_id="skipped-note")
+        table(
+            skipped_frame(store.problems),
+            elem_id="skipped-folders",
+            show_search="none",
+            wrap=True,
+            column_widths=["40%", "60%"],
+        )
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
 Every model-written text lands in a read-only text box, the scores in a plain-text table; the
 pickers only offer names found in the results, and the store re-checks them, so no value from
-the page ever becomes a path.
+the page ever becomes a path. A run whose details do not read shows why in the status box.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from widgets import table, text
 
 from vlmscope.leaderboard import samples as sv
 from vlmscope.leaderboard.prompts import prompt_view
-from vlmscope.leaderboard.store import ResultStore, UnknownRun
+from vlmscope.leaderboard.safe_html import as_text
+from vlmscope.leaderboard.store import ResultStore, UnknownRun, UnreadableDetails
 
 EMPTY_SCORES = sv.scores_frame({}, {})
 NO_SAMPLE = ["no sample selected", "", "", [], "", "", "", EMPTY_SCORES, ""]
@@ -31,15 +32,22 @@ class SampleBrowser:
         self.tracks = store.sample_tracks()
 
     def details(self, track: str, model: str) -> list[dict[str, Any]]:
+        return self._details(track, model)[0]
+
+    def _details(self, track: str, model: str) -> tuple[list[dict[str, Any]], str]:
+        """The run's details rows, and why there are none when its files do not read."""
         try:
-            return self.store.details(track, model)
+            return self.store.details(track, model), ""
         except UnknownRun:
-            return []
+            return [], ""
+        except UnreadableDetails as err:
+            return [], str(err)
 
     def show(self, track: str, model: str, sample_id: str | None) -> list[Any]:
-        row = sv.find_sample(self.details(track, model), sample_id or "")
+        rows, error = self._details(track, model)
+        row = sv.find_sample(rows, sample_id or "")
         if row is None:
-            return list(NO_SAMPLE)
+            return [as_text(error) if error else NO_SAMPLE[0], *NO_SAMPLE[1:]]
         view = sv.sample_view(row)
         shown = prompt_view(track, view.meta, self.prompt_data)
         return [

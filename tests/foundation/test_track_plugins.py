@@ -17,10 +17,10 @@ def plugin_dir(tmp_path, monkeypatch):
         (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 1.0\n")
         (dist / "entry_points.txt").write_text(f"[vlmscope.tracks]\n{entry_points}\n")
         monkeypatch.syspath_prepend(str(tmp_path))
-        registry._specs.cache_clear()
+        registry._loaded.cache_clear()
 
     yield declare
-    registry._specs.cache_clear()
+    registry._loaded.cache_clear()
 
 
 def test_a_plugin_that_does_not_load_is_named(plugin_dir):
@@ -29,13 +29,17 @@ def test_a_plugin_that_does_not_load_is_named(plugin_dir):
         registry.BadPlugin,
         match=r"track plugin 'ghost' \(tests.no_such_module:SPEC\) does not load",
     ):
-        registry.track_spec("colours")
+        registry.track_spec("ghost")
+    assert registry.track_spec("colours").title == "Colours"  # the other tracks still work
+    assert registry.spec_for_results("ghost") is None  # the Space shows it as unknown, no crash
+    assert "ghost" in registry.broken_plugins()
 
 
 def test_a_plugin_must_give_a_spec_of_its_own_name(plugin_dir):
     plugin_dir("impostor = tests.colour_track:SPEC")
     with pytest.raises(registry.BadPlugin, match="must be a TrackSpec named 'impostor'"):
-        registry.track_names()
+        registry.track_spec("impostor")
+    assert "impostor" not in registry.track_names()
 
 
 def test_a_plugin_cannot_replace_a_builtin_track(plugin_dir):

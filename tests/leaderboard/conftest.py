@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from tests.leaderboard import fabricate
+from tests.leaderboard import broken, fabricate
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.store import ResultStore
+
+SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +30,26 @@ def results_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def store(results_dir: Path) -> ResultStore:
     return ResultStore(ResultsLocation.local(results_dir))
+
+
+@pytest.fixture(scope="session")
+def degraded_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One good run, one of an unknown track, one in format 1, and a folder of each bad kind."""
+    out = tmp_path_factory.mktemp("degraded") / "results"
+    broken.write_degraded(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def space_app() -> Iterator[tuple[ModuleType, ModuleType, ModuleType]]:
+    """The Space's `app`, `track_pages` and `sample_page` modules, imported as `python app.py`
+    imports them (its folder on `sys.path`)."""
+    sys.path.insert(0, str(SPACE))
+    try:
+        import app
+        import sample_page
+        import track_pages
+
+        yield app, track_pages, sample_page
+    finally:
+        sys.path.remove(str(SPACE))

@@ -10,7 +10,9 @@
   (`tests/golden/arena/battles_5k.jsonl`) rated by `vlmscope ratings battles --reference
   fastchat --style-control --result-dir DIR`: a board result dataset with every category;
 - `run_colours`: the real runner on the test suite's colour track (`tests/colour_track.py`), a
-  track no registration knows, so the Space shows it with the generic page;
+  plugin track (`tests/plugins`) with a title but no headlines or page of its own, so the Space
+  shows its first numbers on the generic page (a track no registration knows at all is in
+  `broken`);
 - `write_hostile`: a MEGA-Bench-shaped result whose model name, task name, keyword, response,
   parsed answer, reference and judge reply carry script payloads that set `window.__pwned`.
   It is written by hand on purpose: it stands for untrusted data (a results repo anyone can
@@ -148,7 +150,7 @@ def arena_models() -> list[str]:
     return sorted(ratings, key=lambda model: -ratings[model])
 
 
-def _result(
+def track_result(
     model: str, track: str, summary: dict, rows: list[tuple[Sample, Response, Scored]]
 ) -> TrackResult:
     return TrackResult(
@@ -191,4 +193,4 @@ def write_hostile(out: Path) -> Path:
     keywords = {HOSTILE_KEYWORD: {"count": 1, "num_samples": 2, "average_score": 0.25}}
     stats = {"keyword_stats": {"skills": keywords}}
     summary = {"overall": 0.125, "core": 0.25, "open": 0.0, "summary_and_keyword_stats": stats}
-    return write_result(out, _result(HOSTILE_MODEL, "megabench", summary, [answered, failed]))
+    return write_result(out, track_result(HOSTILE_MODEL, "megabench", summary, [answered, failed]))

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import get_args
 
-import pytest
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.store import ResultStore
 from vlmscope.tracks.spec import PageKind
-
-SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
-
-
-@pytest.fixture(scope="module")
-def space_app():  # noqa: ANN201
-    sys.path.insert(0, str(SPACE))  # the Space imports its sibling modules, as `python app.py`
-    try:
-        import app
-        import track_pages
-
-        yield app, track_pages
-    finally:
-        sys.path.remove(str(SPACE))
 
 
 def _labels(demo) -> list:  # noqa: ANN001
@@ -32,17 +18,17 @@ def _labels(demo) -> list:  # noqa: ANN001
 
 
 def test_an_empty_results_folder_still_gives_a_page(space_app, tmp_path: Path) -> None:  # noqa: ANN001
-    app, _ = space_app
+    app, _, _ = space_app
     demo = app.build_app(ResultStore(ResultsLocation.local(tmp_path)))
     labels = _labels(demo)
     assert "Overview" in labels and "Samples" in labels and "MEGA-Bench" not in labels
 
 
 def test_every_track_gets_a_tab_with_safe_ids(space_app, store: ResultStore) -> None:  # noqa: ANN001
-    app, _ = space_app
+    app, _, _ = space_app
     demo = app.build_app(store)
     labels = _labels(demo)
-    expected = {"Overview", "MEGA-Bench", "SimpleVQA", "colours", "visionarena", "Samples"}
+    expected = {"Overview", "MEGA-Bench", "SimpleVQA", "Colours", "visionarena", "Samples"}
     assert expected <= set(labels)
     assert {"Category", "Style control"} <= set(labels)
     ids = [block.elem_id for block in demo.blocks.values() if getattr(block, "elem_id", None)]
@@ -52,7 +38,7 @@ def test_every_track_gets_a_tab_with_safe_ids(space_app, store: ResultStore) -> 
 
 
 def test_each_track_gets_the_page_its_spec_or_board_names(space_app, store: ResultStore) -> None:  # noqa: ANN001
-    _, pages = space_app
+    _, pages, _ = space_app
     assert set(pages.PAGES) == set(get_args(PageKind))
     chosen = {track: pages.page_for(store, track) for track in store.tracks()}
     assert chosen == {
@@ -63,17 +49,27 @@ def test_each_track_gets_the_page_its_spec_or_board_names(space_app, store: Resu
     }
 
 
+def skipped_rows(demo) -> list[list[str]]:  # noqa: ANN001
+    """The rows of the overview's skipped-folders table (none when there is no table)."""
+    tables = [b for b in demo.blocks.values() if getattr(b, "elem_id", None) == "skipped-folders"]
+    assert len(tables) <= 1
+    return tables[0].value["data"] if tables else []
+
+
 def test_a_skipped_folder_is_listed_on_the_page(space_app, tmp_path: Path) -> None:  # noqa: ANN001
-    app, _ = space_app
+    app, _, _ = space_app
     bad = tmp_path / "_boards" / "x" / "summary"
     bad.mkdir(parents=True)
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     row = {"kind": "rating_board", "track": "x", "board": "<b>not json</b>"}
     pq.write_table(pa.Table.from_pylist([row]), bad / "test-00000-of-00001.parquet")
     store = ResultStore(ResultsLocation.local(tmp_path))
     assert [p.folder for p in store.problems] == ["_boards/x"]
     demo = app.build_app(store)
-    boxes = [b for b in demo.blocks.values() if getattr(b, "elem_id", None) == "problems"]
-    assert len(boxes) == 1 and "_boards/x" in boxes[0].value and "not parse" in boxes[0].value
+    [(folder, reason)] = skipped_rows(demo)
+    assert folder == "_boards/x" and "not parse" in reason
+    assert "1 result folder skipped" in app.found_note(store)
+
+
+def test_no_skipped_folders_no_table(space_app, store: ResultStore) -> None:  # noqa: ANN001
+    app, _, _ = space_app
+    assert skipped_rows(app.build_app(store)) == [] and "skipped" not in app.found_note(store)

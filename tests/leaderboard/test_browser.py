@@ -6,6 +6,8 @@ battles --result-dir` writes it) and a hostile result, under an audit hook that 
 connection. Every page must show the expected models and numbers, sorting must reorder the
 overview, the rating page must follow its category and style-control pickers, the sample browser
 must show responses as text, and the script payloads in the hostile result must run nothing.
+Over a results folder with damaged result folders (`broken`), the app must start, show the good
+runs and list each skipped folder, a folder named with HTML as that text.
 Screenshots go to `test-artifacts/leaderboard/`.
 """
 
@@ -17,12 +19,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
 import pytest
 
+from tests.leaderboard.broken import BAD, GOOD, HOSTILE_FOLDER, PAGES_DAMAGED
 from tests.leaderboard.fabricate import (
     ARENA_TRACK,
     HOSTILE_MODEL,
@@ -64,23 +68,23 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(
-    results_dir: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[str, Path]]:
+@contextmanager
+def serve(results: Path, workdir: Path) -> Iterator[tuple[str, Path]]:
+    """The Space over `results` on a free local port: its URL and its outside-connection log."""
     port = _free_port()
-    netlog = tmp_path_factory.mktemp("net") / "outside.log"
+    netlog = workdir / "outside.log"
     env = {
         **os.environ,
-        "VLMSCOPE_RESULTS_DIR": str(results_dir),
+        "VLMSCOPE_RESULTS_DIR": str(results),
         "GRADIO_SERVER_NAME": "127.0.0.1",
         "GRADIO_SERVER_PORT": str(port),
         "GRADIO_ANALYTICS_ENABLED": "False",
         "HF_HUB_OFFLINE": "1",
-        "PYTHONPATH": str(REPO),
+        # the test suite's plugin tracks are known to the app as to the tests (tests/plugins)
+        "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests" / "plugins")]),
     }
     env.pop("VLMSCOPE_RESULTS_REPO", None)
-    log = (tmp_path_factory.mktemp("app") / "app.log").open("w")
+    log = (workdir / "app.log").open("w")
     guard = Path(__file__).with_name("netguard.py")
     app = REPO / "leaderboard_space" / "app.py"
     proc = subprocess.Popen(
@@ -101,10 +105,20 @@ def server(
                 proc.kill()
                 pytest.fail(f"the Space did not start: {Path(log.name).read_text()[-3000:]}")
             time.sleep(0.3)
-    yield url, netlog
-    proc.terminate()
-    proc.wait(timeout=10)
-    log.close()
+    try:
+        yield url, netlog
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def server(
+    results_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Path]]:
+    with serve(results_dir, tmp_path_factory.mktemp("app")) as served:
+        yield served
 
 
 class Watched:
@@ -129,17 +143,33 @@ class Watched:
 
 
 @pytest.fixture(scope="module")
-def watched(server: tuple[str, Path]) -> Iterator[Watched]:
+def chromium() -> Iterator[sync_api.Browser]:
+    """One browser for the module (Playwright's sync API runs one instance per thread)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(15_000)
-        seen = Watched(page)
-        page.goto(server[0], wait_until="networkidle")
-        page.wait_for_selector("#overview-table")
-        yield seen
+        yield browser
         browser.close()
+
+
+@contextmanager
+def browse(browser: sync_api.Browser, url: str) -> Iterator[Watched]:
+    """A new page on the Space's overview, watched for dialogs and outside requests."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(15_000)
+    seen = Watched(page)
+    page.goto(url, wait_until="networkidle")
+    page.wait_for_selector("#overview-table")
+    try:
+        yield seen
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="module")
+def watched(chromium: sync_api.Browser, server: tuple[str, Path]) -> Iterator[Watched]:
+    with browse(chromium, server[0]) as seen:
+        yield seen
 
 
 def tab(page: sync_api.Page, name: str) -> None:
@@ -198,7 +228,7 @@ def test_overview_shows_every_model_and_headline(watched: Watched, store: Result
     for header in (
         "MEGA-Bench overall",
         "SimpleVQA F",
-        "colours accuracy",
+        "Colours accuracy",
         "visionarena rating",
         "Config hash",
         "Failed",
@@ -207,7 +237,7 @@ def test_overview_shows_every_model_and_headline(watched: Watched, store: Result
     top = rating_frame(store.boards[ARENA_TRACK].board).iloc[0]
     for number in ("85.71", "100", "40", "50", f"{top['Rating']:g}", top["95% CI"]):
         assert number in text
-    # best first by MEGA-Bench, then SimpleVQA, then colours, then the rating
+    # best first by MEGA-Bench, then SimpleVQA, then Colours, then the rating
     assert model_order(page) == list(MODELS)
     shot(page, "overview")
 
@@ -347,4 +377,41 @@ def test_hostile_output_is_shown_as_text_and_runs_nothing(
     assert page.locator("img[src='x']").count() == 0
     assert watched.outside == []
     netlog = server[1]
+    assert not netlog.exists() or netlog.read_text() == ""
+
+
+def test_skipped_folders_are_listed_as_text(
+    chromium: sync_api.Browser, degraded_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A corrupt folder does not take the Space down: the good runs show, each skipped folder
+    is listed by its path, a folder named with HTML as those characters, and a run whose details
+    fail when opened says so in the sample browser."""
+    workdir = tmp_path_factory.mktemp("degraded_app")
+    with serve(degraded_dir, workdir) as (url, netlog), browse(chromium, url) as watched:
+        page = watched.page
+        overview = lines(page, "#overview-table")
+        assert set(GOOD) <= set(overview) and "mystery hit_rate" in overview
+        assert "Skipped result folders" in page.locator("#skipped-note").inner_text()
+        assert f"{len(BAD)} result folders skipped" in page.inner_text("body")
+        skipped = lines(page, "#skipped-folders")
+        assert set(BAD) <= set(skipped)
+        assert "written by a newer vlmscope (format 3); upgrade to read it" in skipped
+        # the folder named with HTML shows as its characters (an element would show none)
+        assert any(HOSTILE_FOLDER in line for line in skipped)
+        assert page.locator("#skipped-folders img").count() == 0
+        page.locator("#skipped-folders").scroll_into_view_if_needed()
+        shot(page, "overview_skipped_folders")
+
+        tab(page, "Samples")  # a run whose details fail when opened: the reason, no exception
+        choose(page, "#samples-model", PAGES_DAMAGED)
+        wait_for_value(page, "#samples-status", f"the samples of {PAGES_DAMAGED} on megabench")
+        status = page.locator("#samples-status textarea").input_value()
+        assert "details/test-00000-of-00001.parquet does not read as parquet" in status
+        shot(page, "samples_unreadable_details")
+        choose(page, "#samples-model", "good-model")
+        wait_for_value(page, "#samples-response", "blue")
+
+        assert page.evaluate("window.__pwned") is None
+        assert page.locator("img[src='x']").count() == 0
+        assert watched.dialogs == [] and watched.outside == []
     assert not netlog.exists() or netlog.read_text() == ""

@@ -1,5 +1,5 @@
-"""The overview table over real runs (MEGA-Bench, SimpleVQA, an unregistered track), a rating
-board of human battles and a hostile result."""
+"""The overview table over real runs (MEGA-Bench, SimpleVQA, a plugin track without headlines), a
+rating board of human battles and a hostile result."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_one_row_per_model_with_each_tracks_headline(store: ResultStore) -> None
 
 def test_columns_follow_the_registered_tracks_then_the_others(store: ResultStore) -> None:
     columns = list(overview_frame(store.summaries, store.boards).columns)
-    firsts = [columns.index(c) for c in ("MEGA-Bench overall", "SimpleVQA F", "colours accuracy")]
+    firsts = [columns.index(c) for c in ("MEGA-Bench overall", "SimpleVQA F", "Colours accuracy")]
     assert firsts == sorted(firsts) and columns.index("visionarena rating") > firsts[-1]
     assert ordered_tracks(["zeta", "visionarena", "simplevqa", "megabench"]) == [
         "megabench",
@@ -50,6 +50,7 @@ def test_columns_follow_the_registered_tracks_then_the_others(store: ResultStore
         "zeta",
     ]
     assert track_title("megabench") == "MEGA-Bench" and track_title("visionarena") == "visionarena"
+    assert track_title("colours") == "Colours"  # the plugin's registration names it
 
 
 def test_run_columns_count_failures_and_flags(store: ResultStore) -> None:

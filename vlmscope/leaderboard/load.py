@@ -10,11 +10,13 @@ pyarrow directly: `load_dataset` would write an Arrow cache, and the Space never
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 RESULTS_DIR_ENV = "VLMSCOPE_RESULTS_DIR"
@@ -22,12 +24,21 @@ RESULTS_REPO_ENV = "VLMSCOPE_RESULTS_REPO"
 RESULTS_REVISION_ENV = "VLMSCOPE_RESULTS_REVISION"
 DEFAULT_RESULTS_DIR = "results"
 SPLIT = "test"  # the split `vlmscope.hub_export.export_folder` writes
+CONFIGS = ("summary", "details")  # the configs of a result folder
+REASON_CHARS = 200
+# pyarrow's "Could not open Parquet input source '<path>': " prefix: the reason follows it
+_SOURCE = re.compile(r"^Could not open Parquet input source '[^']*': ")
 
 Downloader = Callable[..., str]
+T = TypeVar("T")
 
 
 class OutsideResults(ValueError):
     """A path that resolves outside the configured results location."""
+
+
+class UnreadableConfig(ValueError):
+    """A config shard that is not readable parquet (corrupt, truncated, not parquet at all)."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +83,15 @@ def inside(location: ResultsLocation, path: Path) -> Path:
     """`path` resolved, or `OutsideResults` if it leaves the location (symlinks followed)."""
     resolved = path.resolve()
     if not resolved.is_relative_to(location.boundary):
-        raise OutsideResults(f"{path} is outside the results location")
+        shown = path.relative_to(location.root) if path.is_relative_to(location.root) else path.name
+        raise OutsideResults(f"{shown} leads outside the results location")
     return resolved
 
 
 def find_result_folders(location: ResultsLocation) -> list[Path]:
-    """Every folder under the root holding a `summary` config: one per (model, track) run.
+    """Every folder under the root holding a `summary` or a `details` config: one per (model,
+    track) run or rating board, plus any folder left with details but no summary (the store
+    reports those).
 
     Symlinked folders are not followed, a result folder's own subfolders are not searched, and
     hidden folders (a write in progress, or one a killed writer left behind) are skipped.
@@ -87,7 +101,7 @@ def find_result_folders(location: ResultsLocation) -> list[Path]:
     found = []
     for current, subdirs, _files in os.walk(location.root, followlinks=False):
         folder = Path(current)
-        if _config_files(folder, "summary"):
+        if any(has_config(folder, config) for config in CONFIGS):
             found.append(inside(location, folder))
             subdirs.clear()
         else:
@@ -96,12 +110,48 @@ def find_result_folders(location: ResultsLocation) -> list[Path]:
     return sorted(found)
 
 
+def has_config(folder: Path, config: str) -> bool:
+    return bool(_config_files(folder, config))
+
+
 def read_config_rows(location: ResultsLocation, folder: Path, config: str) -> list[dict[str, Any]]:
-    """All rows of one config of a result folder, every shard checked to lie inside the location."""
-    rows: list[dict[str, Any]] = []
+    """All rows of one config of a result folder, every shard checked to lie inside the location;
+    `UnreadableConfig` when a shard does not read."""
+    return [
+        row
+        for table in _read_shards(location, folder, config, pq.read_table)
+        for row in table.to_pylist()
+    ]
+
+
+def check_config_files(location: ResultsLocation, folder: Path, config: str) -> None:
+    """Read each shard's footer (schema and row counts, not the rows), so a corrupt or truncated
+    file raises `UnreadableConfig` at start rather than when someone opens it."""
+    _read_shards(location, folder, config, pq.read_metadata)
+
+
+def _read_shards(
+    location: ResultsLocation, folder: Path, config: str, read: Callable[[Path], T]
+) -> list[T]:
+    read_back = []
     for path in _config_files(inside(location, folder), config):
-        rows.extend(pq.read_table(inside(location, path)).to_pylist())
-    return rows
+        resolved = inside(location, path)
+        try:
+            read_back.append(read(resolved))
+        except (OSError, pa.ArrowException) as err:
+            raise _unreadable(path, resolved, err) from None
+    return read_back
+
+
+def _unreadable(path: Path, resolved: Path, err: Exception) -> UnreadableConfig:
+    """The error for one shard, naming it as `<config>/<file>` and keeping server paths out."""
+    lines = str(err).strip().splitlines()
+    reason = _SOURCE.sub("", lines[0]).split(". ")[0] if lines else type(err).__name__
+    for full in {str(path), str(resolved)}:
+        reason = reason.replace(full, path.name)
+    if len(reason) > REASON_CHARS:
+        reason = reason[: REASON_CHARS - 1] + "…"
+    return UnreadableConfig(f"{path.parent.name}/{path.name} does not read as parquet: {reason}")
 
 
 def _config_files(folder: Path, config: str) -> list[Path]:

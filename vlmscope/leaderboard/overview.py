@@ -4,7 +4,8 @@ Scores are percentages (0-100) as the papers print them, under the headlines eac
 registers; a track with a rating board shows every model of that one fit, its rating on the
 board's own scale with the 95% interval beside it. Each model also shows when it was last run, under which config
 hash(es), and how many of its items failed, could not be parsed, or were otherwise flagged, so
-a low score caused by broken requests is visible next to the score itself.
+a low score caused by broken requests is visible next to the score itself. Below it, the result
+folders that were skipped, each with the reason (`skipped_frame`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ from pandas.api.types import is_numeric_dtype
 
 from vlmscope.leaderboard.rating_view import ci_text
 from vlmscope.leaderboard.records import BoardRecord, SummaryRecord
+from vlmscope.leaderboard.safe_html import as_text
+from vlmscope.leaderboard.store import Problem
 from vlmscope.leaderboard.track_info import headlines_for, ordered_tracks, track_title
 from vlmscope.leaderboard.values import MISSING, number_at, percent
 
 RUN_COLUMNS = ["Run date", "Config hash", "Failed", "Unparseable", "Other flags"]
+SKIPPED_COLUMNS = ["Folder", "Reason"]
 
 
 def overview_frame(
@@ -79,3 +83,9 @@ def _run_columns(runs: Sequence[SummaryRecord], boards: Sequence[BoardRecord]) -
         "Unparseable": sum(r.unparseable for r in runs),
         "Other flags": sum(r.other_flags for r in runs),
     }
+
+
+def skipped_frame(problems: Sequence[Problem]) -> pd.DataFrame:
+    """The skipped result folders: each folder's path inside the results and why, as text."""
+    rows = [[as_text(p.folder), as_text(p.error)] for p in problems]
+    return pd.DataFrame(rows, columns=SKIPPED_COLUMNS, dtype=object)

@@ -1,12 +1,17 @@
 """Summary rows of result datasets as typed records: per-model summaries and rating boards.
 
 The writer stores a track's summary and the run's counts as JSON text (their shape differs per
-track). A page must still render when one folder holds something unexpected, so malformed JSON
-becomes an empty mapping here and shows as a missing number, never as a crashed Space.
+track). A row this reader cannot use raises a `BadResult` saying why in a few words, and the
+store skips its folder and lists it, so one bad folder never takes the Space down: a row in a
+newer format than this code knows (`NewerFormat`, never guessed at), a summary without the
+columns of its format, without a model or track, or whose scores are not a JSON object
+(`BadSummary`), a board that does not parse (`BadBoard`). Within a readable summary, a count
+column that is not a JSON object of integers reads as empty and a score that is not a number
+shows as a missing number.
 
-A rating board's folder (`kind` = "rating_board") holds one fit over every model of a track;
-its board is read into a `RatingBoard`, and one that does not parse raises `BadBoard`, which
-the store reports as a problem of that folder.
+Formats (`format_version`, missing = 1): 1, the first release, has the columns of
+`SUMMARY_COLUMNS` and no boards; 2 adds `format_version` and rating boards, folders of their
+own whose row has `kind` = "rating_board" and the board as JSON.
 """
 
 from __future__ import annotations
@@ -23,10 +28,47 @@ from vlmscope.ratings.board import RatingBoard
 # repeats one of them is the same failure seen again, so it is not counted twice.
 FAILED_STATUSES = ("request_failed", "context_overflow")
 BOARD_KIND = "rating_board"  # `vlmscope.runner.results.BOARD_KIND`
+FORMAT_VERSION = 2  # the newest this reader knows: `vlmscope.runner.results.FORMAT_VERSION`
+SUMMARY_COLUMNS = (
+    "model",
+    "track",
+    "n_samples",
+    "scores",
+    "status_counts",
+    "outcome_counts",
+    "config_hash",
+    "started_at",
+    "finished_at",
+)
+"""What a model's summary row needs, in formats 1 and 2 alike (the writer adds more)."""
 
 
-class BadBoard(ValueError):
+class BadResult(ValueError):
+    """A summary row that cannot be shown; the message is the short reason the page lists."""
+
+
+class BadSummary(BadResult):
+    """A model's summary row without the columns or values every page relies on."""
+
+
+class BadBoard(BadResult):
     """A rating-board row whose board JSON is not a `RatingBoard`."""
+
+
+class NewerFormat(BadResult):
+    """A row written by a newer vlmscope, in a format this reader does not know."""
+
+
+def format_version(row: Mapping[str, Any]) -> int:
+    """The row's format: its `format_version`, 1 when it has none (the first release)."""
+    value = row.get("format_version")
+    if value is None:
+        return 1
+    if not _is_count(value) or value < 1:
+        raise BadResult(f"format_version {value!r} is not a format version")
+    if value > FORMAT_VERSION:
+        raise NewerFormat(f"written by a newer vlmscope (format {value}); upgrade to read it")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -66,37 +108,80 @@ class SummaryRecord:
 
 def json_object(text: Any) -> dict[str, Any]:
     """A JSON object column decoded; anything else (bad JSON, a list, None) is `{}`."""
-    if not isinstance(text, str):
-        return {}
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
+    value = _json(text)
     return value if isinstance(value, dict) else {}
 
 
 def count_map(text: Any) -> dict[str, int]:
     """A JSON `{name: count}` column, keeping only integer counts."""
-    return {
-        str(k): int(v)
-        for k, v in json_object(text).items()
-        if isinstance(v, int) and not isinstance(v, bool)
-    }
+    return {str(k): int(v) for k, v in json_object(text).items() if _is_count(v)}
 
 
 def summary_record(row: Mapping[str, Any], folder: Path) -> SummaryRecord:
+    """A model's summary row (format 1 or 2) as a record; `BadResult` when it cannot be one."""
+    format_version(row)
+    missing = [column for column in SUMMARY_COLUMNS if column not in row]
+    if missing:
+        plural = "s" if len(missing) > 1 else ""
+        raise BadSummary(f"the summary has no column{plural} {', '.join(missing)}")
+    model, track = _text(row, "model"), _text(row, "track")
+    if not model or not track:
+        raise BadSummary(f"the summary names no {'model' if not model else 'track'}")
+    scores = _json(row["scores"])
+    if not isinstance(scores, dict):
+        raise BadSummary(f"scores is {_json_kind(scores)}, not a JSON object")
     return SummaryRecord(
-        model=str(row.get("model") or ""),
-        track=str(row.get("track") or ""),
-        n_samples=int(row.get("n_samples") or 0),
-        scores=json_object(row.get("scores")),
+        model=model,
+        track=track,
+        n_samples=_count(row, "n_samples"),
+        scores=scores,
         status_counts=count_map(row.get("status_counts")),
         outcome_counts=count_map(row.get("outcome_counts")),
-        config_hash=str(row.get("config_hash") or ""),
-        started_at=str(row.get("started_at") or ""),
-        finished_at=str(row.get("finished_at") or ""),
+        config_hash=_text(row, "config_hash"),
+        started_at=_text(row, "started_at"),
+        finished_at=_text(row, "finished_at"),
         folder=folder,
     )
+
+
+_NOT_JSON = object()
+
+
+def _json(text: Any) -> Any:
+    """A JSON text column decoded; `_NOT_JSON` for text that is not JSON (or no text at all)."""
+    if not isinstance(text, str):
+        return _NOT_JSON
+    try:
+        return json.loads(text)
+    except ValueError:
+        return _NOT_JSON
+
+
+def _json_kind(value: Any) -> str:
+    if value is _NOT_JSON:
+        return "not JSON"
+    if value is None:
+        return "null"
+    return {list: "a list", str: "a string", bool: "a boolean"}.get(type(value), "a number")
+
+
+def _text(row: Mapping[str, Any], key: str) -> str:
+    value = row.get(key)
+    return "" if value is None else str(value)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _count(row: Mapping[str, Any], key: str) -> int:
+    """A non-negative integer column; missing or null reads as 0."""
+    value = row.get(key)
+    if value is None:
+        return 0
+    if not _is_count(value) or value < 0:
+        raise BadResult(f"{key} {value!r} is not a count")
+    return int(value)
 
 
 def latest_per_run(records: Iterable[SummaryRecord]) -> list[SummaryRecord]:
@@ -141,8 +226,9 @@ def is_board_row(row: Mapping[str, Any]) -> bool:
 
 
 def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
-    """A rating-board summary row as a record; `BadBoard` when the board does not parse."""
-    track = str(row.get("track") or "")
+    """A rating-board summary row as a record; `BadResult` when the board does not parse."""
+    format_version(row)
+    track = _text(row, "track")
     if not track:
         raise BadBoard("the board names no track")
     try:
@@ -154,11 +240,11 @@ def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
     return BoardRecord(
         track=track,
         board=board,
-        source=str(row.get("source") or ""),
-        n_rows=int(row.get("n_rows") or 0),
-        config_hash=str(row.get("config_hash") or ""),
-        started_at=str(row.get("started_at") or ""),
-        finished_at=str(row.get("finished_at") or ""),
+        source=_text(row, "source"),
+        n_rows=_count(row, "n_rows"),
+        config_hash=_text(row, "config_hash"),
+        started_at=_text(row, "started_at"),
+        finished_at=_text(row, "finished_at"),
         folder=folder,
     )
 

@@ -3,22 +3,41 @@
 Summaries are small and every page needs them; details can be large (one row per sample) and
 only the sample browser reads them, so they are loaded per (track, model) on demand and a few
 are kept. A rating-board folder (one fit over every model of a track) gives the track's board;
-the newest per track is kept. A folder that cannot be read (a board that does not parse) is
-skipped and listed in `problems`, so one bad upload never takes the Space down. The page names
-a run by (track, model) only; the folder comes from what was found at start, so no value sent
-from the browser is ever turned into a path.
+the newest per track is kept.
+
+A folder that cannot be shown is skipped and listed in `problems` with a short reason, so one
+bad upload never takes the Space down: a summary or details file that does not read as parquet
+(details are checked by their footer at start, without reading their rows), a summary with no
+rows or with a row `records` refuses (wrong columns, scores that are not a JSON object, a format
+newer than this code, a board that does not parse), details with no summary, a file that leads
+outside the results location, and, as a last resort, any other error reading the folder.
+Details that pass the start check but fail when the sample browser reads them raise
+`UnreadableDetails` for that run only.
+
+The page names a run by (track, model) only; the folder comes from what was found at start, so
+no value sent from the browser is ever turned into a path.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from vlmscope.leaderboard.load import ResultsLocation, find_result_folders, read_config_rows
+from vlmscope.leaderboard.load import (
+    OutsideResults,
+    ResultsLocation,
+    UnreadableConfig,
+    check_config_files,
+    find_result_folders,
+    has_config,
+    read_config_rows,
+)
 from vlmscope.leaderboard.records import (
-    BadBoard,
+    BadResult,
     BoardRecord,
     SummaryRecord,
     board_record,
@@ -30,10 +49,19 @@ from vlmscope.leaderboard.records import (
 from vlmscope.leaderboard.track_info import ordered_tracks
 
 DETAILS_KEPT = 4
+PROBLEM_CHARS = 300
+UNREADABLE = (UnreadableConfig, OutsideResults, BadResult)
+"""What makes a folder unreadable (each message is short and names no server path)."""
+
+log = logging.getLogger(__name__)
 
 
 class UnknownRun(KeyError):
     """A (track, model) pair that is not among the loaded results."""
+
+
+class UnreadableDetails(ValueError):
+    """A loaded run whose details do not read; the message says why, for the sample browser."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +72,22 @@ class Problem:
     error: str
 
 
+def read_result_folder(
+    location: ResultsLocation, folder: Path
+) -> list[SummaryRecord | BoardRecord]:
+    """The records of one result folder, or one of `UNREADABLE` saying why it cannot be shown."""
+    if not has_config(folder, "summary"):
+        raise BadResult("details but no summary config")
+    rows = read_config_rows(location, folder, "summary")
+    if not rows:
+        raise BadResult("the summary config has no rows")
+    found = [
+        board_record(r, folder) if is_board_row(r) else summary_record(r, folder) for r in rows
+    ]
+    check_config_files(location, folder, "details")
+    return found
+
+
 class ResultStore:
     def __init__(self, location: ResultsLocation) -> None:
         self.location = location
@@ -51,20 +95,33 @@ class ResultStore:
         records: list[SummaryRecord] = []
         boards: list[BoardRecord] = []
         for folder in find_result_folders(location):
-            for row in read_config_rows(location, folder, "summary"):
-                if not is_board_row(row):
-                    records.append(summary_record(row, folder))
-                    continue
-                try:
-                    boards.append(board_record(row, folder))
-                except BadBoard as err:
-                    name = folder.relative_to(location.root).as_posix()
-                    self.problems.append(Problem(name, str(err)))
+            try:
+                found = read_result_folder(location, folder)
+            except UNREADABLE as err:
+                self._skip(folder, str(err))
+                continue
+            except Exception as err:  # noqa: BLE001 - a surprise in one folder is that folder's
+                log.exception("unexpected error reading %s", folder)
+                self._skip(folder, f"unexpected {type(err).__name__}: {err}")
+                continue
+            records += [r for r in found if isinstance(r, SummaryRecord)]
+            boards += [r for r in found if isinstance(r, BoardRecord)]
         self.summaries: list[SummaryRecord] = latest_per_run(records)
         self.boards: dict[str, BoardRecord] = latest_per_track(boards)
         self._runs = {(r.track, r.model): r for r in self.summaries}
-        self._details: OrderedDict[tuple[str, str], list[dict[str, Any]]] = OrderedDict()
+        # the rows of a run's details, or why they do not read
+        self._details: OrderedDict[tuple[str, str], list[dict[str, Any]] | str] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _skip(self, folder: Path, error: str) -> None:
+        """List a folder as skipped, by its path inside the results and a short reason."""
+        name = folder.relative_to(self.location.root).as_posix()
+        for server_path in {str(self.location.root), str(self.location.boundary)}:
+            error = error.replace(server_path, "…")
+        if len(error) > PROBLEM_CHARS:
+            error = error[: PROBLEM_CHARS - 1] + "…"
+        log.warning("skipped result folder %s: %s", name, error)
+        self.problems.append(Problem(name, error))
 
     def tracks(self) -> list[str]:
         """Every track with a per-model result or a board, registered tracks first."""
@@ -84,16 +141,27 @@ class ResultStore:
             raise UnknownRun(f"no results for model {model!r} on track {track!r}") from None
 
     def details(self, track: str, model: str) -> list[dict[str, Any]]:
-        """The details rows of one run (raises `UnknownRun` for a pair not loaded)."""
+        """The details rows of one run: `UnknownRun` for a pair not loaded, `UnreadableDetails`
+        when its files do not read (the failure is kept like rows are, not retried per call)."""
         key = (track, model)
         record = self.summary(track, model)
         with self._lock:
-            if key in self._details:
+            kept = self._details.get(key)
+            if kept is not None:
                 self._details.move_to_end(key)
-                return self._details[key]
-        rows = read_config_rows(self.location, record.folder, "details")
-        with self._lock:
-            self._details[key] = rows
-            while len(self._details) > DETAILS_KEPT:
-                self._details.popitem(last=False)
-        return rows
+        if kept is None:
+            kept = self._read_details(record)
+            with self._lock:
+                self._details[key] = kept
+                while len(self._details) > DETAILS_KEPT:
+                    self._details.popitem(last=False)
+        if isinstance(kept, str):
+            raise UnreadableDetails(kept)
+        return kept
+
+    def _read_details(self, record: SummaryRecord) -> list[dict[str, Any]] | str:
+        try:
+            return read_config_rows(self.location, record.folder, "details")
+        except (UnreadableConfig, OutsideResults) as err:
+            log.warning("details of %s on %s do not read: %s", record.model, record.track, err)
+            return f"the samples of {record.model} on {record.track} cannot be shown: {err}"

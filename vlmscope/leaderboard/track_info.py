@@ -31,13 +31,16 @@ def ordered_tracks(tracks: Iterable[str]) -> list[str]:
 
 
 def headlines_for(track: str, records: Sequence[SummaryRecord]) -> tuple[Headline, ...]:
-    """The spec's headlines; for a track without them, its summary's first numbers (tracks put
-    the headline numbers first), so a track that lands shows up before it gets its own page."""
+    """The spec's headlines; for a track without them, its summary's first scores (numbers in
+    0-1, which the overview shows as percentages; tracks put the headline numbers first), so a
+    track that lands shows up before it gets its own page. Counts are not scores: `n: 4` would
+    read as 400%."""
     spec = spec_for_results(track)
     if spec is not None and spec.headlines:
         return spec.headlines
     first = next((r for r in records if r.track == track), None)
     if first is None:
         return ()
-    keys = [k for k, v in first.scores.items() if is_number(v)][:GENERIC_HEADLINES]
+    keys = [k for k, v in first.scores.items() if is_number(v) and 0 <= v <= 1]
+    keys = keys[:GENERIC_HEADLINES]
     return tuple(Headline(k, (k,)) for k in keys)

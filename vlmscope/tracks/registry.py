@@ -9,6 +9,8 @@ imported because a config (or a result dataset) spelled a module path.
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from vlmscope.tracks.base import Track
 
 ENTRY_POINT_GROUP = "vlmscope.tracks"
+log = logging.getLogger(__name__)
 _BUILTIN: tuple[TrackSpec, ...] = (MEGABENCH, SIMPLEVQA)
 
 
@@ -35,25 +38,33 @@ class BadPlugin(UnknownTrack):
 
 def track_specs() -> list[TrackSpec]:
     """Built-in tracks in the design's order, then plugins by name (the Space's tab order)."""
-    return list(_specs().values())
+    return list(_loaded().specs.values())
 
 
 def track_names() -> list[str]:
-    return sorted(_specs())
+    return sorted(_loaded().specs)
 
 
 def track_spec(name: str) -> TrackSpec:
-    """The spec of a built-in or plugin track; `UnknownTrack` for anything else."""
-    spec = _specs().get(name)
-    if spec is None:
-        raise UnknownTrack(f"unknown track {name!r}; known: {', '.join(track_names())}")
-    return spec
+    """The spec of a built-in or plugin track; `BadPlugin` for a plugin of that name that is
+    broken, `UnknownTrack` for anything else."""
+    loaded = _loaded()
+    if name in loaded.specs:
+        return loaded.specs[name]
+    if name in loaded.broken:
+        raise BadPlugin(loaded.broken[name])
+    raise UnknownTrack(f"unknown track {name!r}; known: {', '.join(track_names())}")
 
 
 def spec_for_results(track: str) -> TrackSpec | None:
     """The spec of a track named in a result dataset; None for one this installation does not
-    know (the Space then shows it with the generic page)."""
-    return _specs().get(track)
+    know, or whose plugin is broken (the Space then shows it with the generic page)."""
+    return _loaded().specs.get(track)
+
+
+def broken_plugins() -> dict[str, str]:
+    """Plugins that did not load, with why (each other track still works)."""
+    return dict(_loaded().broken)
 
 
 def build_track(config: TrackConfig, *, limit: int | None) -> Track:
@@ -62,21 +73,31 @@ def build_track(config: TrackConfig, *, limit: int | None) -> Track:
     return cls(config, limit=limit)  # type: ignore[call-arg]
 
 
+@dataclass(frozen=True)
+class _Registry:
+    specs: dict[str, TrackSpec]
+    broken: dict[str, str]
+
+
 @lru_cache(maxsize=1)
-def _specs() -> dict[str, TrackSpec]:
+def _loaded() -> _Registry:
+    """Built-in specs, then each plugin's; a plugin that fails is set aside with its reason
+    (and logged), so one broken install cannot take every other track, or the Space, down."""
     specs = {spec.name: spec for spec in _BUILTIN}
+    broken: dict[str, str] = {}
     for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         if entry.name in specs:
             continue  # a plugin cannot replace a built-in track
         try:
             spec = entry.load()
         except Exception as err:  # noqa: BLE001 - any plugin failure is reported the same way
-            raise BadPlugin(
-                f"track plugin {entry.name!r} ({entry.value}) does not load: {err}"
-            ) from err
-        if not isinstance(spec, TrackSpec) or spec.name != entry.name:
-            raise BadPlugin(
+            broken[entry.name] = f"track plugin {entry.name!r} ({entry.value}) does not load: {err}"
+        else:
+            if isinstance(spec, TrackSpec) and spec.name == entry.name:
+                specs[entry.name] = spec
+                continue
+            broken[entry.name] = (
                 f"track plugin {entry.name!r} ({entry.value}) must be a TrackSpec named {entry.name!r}"
             )
-        specs[entry.name] = spec
-    return specs
+        log.warning("%s", broken[entry.name])
+    return _Registry(specs, broken)
