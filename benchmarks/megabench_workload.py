@@ -264,3 +264,62 @@ def make_workload(size: int, seed: int = 0) -> list[SyntheticQuery]:
             )
         )
     return queries
+
+
+def official_files(
+    queries: list[SyntheticQuery], task_names: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The workload as `vlmscope megabench score` reads it: an `all_query_responses.json` and its
+    task samples (`metric_info` and `eval_context` as Python literals, as in the dataset).
+
+    One task per metric (its queries in workload order), named after `task_names` in turn (e.g.
+    the packaged 505-task metadata, so that the summary and keyword step sees real tasks). Judge
+    replies have no place in these files: judged fields score 0 as "judge_missing" there.
+    """
+    by_metric: dict[str, list[SyntheticQuery]] = {}
+    for query in queries:
+        by_metric.setdefault(query.metric, []).append(query)
+    if len(by_metric) > len(task_names):
+        raise ValueError(f"{len(by_metric)} metrics but only {len(task_names)} task names")
+    responses, samples = [], []
+    for name, metric_queries in zip(task_names, by_metric.values(), strict=False):
+        responses.append(
+            {
+                "task_name": name,
+                "global_description": "",
+                "global_images": [],
+                "example_info": {"image_paths": [], "example_text": ""},
+                "query_response": [
+                    {
+                        "response": query.response,
+                        "correct_answer": query.correct_answer,
+                        "global_idx": str(index),
+                        "query_idx": index,
+                        "images": [],
+                        "query_text": "",
+                    }
+                    for index, query in enumerate(metric_queries)
+                ],
+            }
+        )
+        samples.append(
+            {
+                "task_name": name,
+                "task_samples": [
+                    {
+                        "metric_info": repr(query.metric_info),
+                        "eval_context": repr(query.eval_context),
+                    }
+                    for query in metric_queries
+                ],
+            }
+        )
+    return responses, samples
+
+
+def queries_in_file_order(queries: list[SyntheticQuery]) -> list[int]:
+    """Indices of `queries` in the order `official_files` writes them (grouped by metric)."""
+    by_metric: dict[str, list[int]] = {}
+    for index, query in enumerate(queries):
+        by_metric.setdefault(query.metric, []).append(index)
+    return [index for indices in by_metric.values() for index in indices]

@@ -188,3 +188,82 @@ def test_score_command_writes_the_three_official_files(
         problem_outcomes={},
     )
     assert_matches_pipeline_goldens(written)
+
+
+def _task(name: str, metric: str, count: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    info = repr(
+        {
+            "field_score_function": {"Answer": metric},
+            "aggregation": {"function": "mean", "field_weights": {"Answer": 1}},
+            "response_parse_function": "answer_string",
+        }
+    )
+    queries = [
+        {"query_idx": i, "response": f"{name} {i}", "correct_answer": {}, "query_text": ""}
+        for i in range(count)
+    ]
+    response = {
+        "task_name": name,
+        "global_description": "",
+        "example_info": {"example_text": "", "image_paths": []},
+        "query_response": queries,
+    }
+    samples = {
+        "task_name": name,
+        "task_samples": [{"metric_info": info, "eval_context": "{}"}] * count,
+    }
+    return response, samples
+
+
+def test_program_tasks_are_scored_on_other_threads_and_the_document_keeps_the_file_order() -> None:
+    import threading
+
+    tasks = [
+        _task("programs", "program_judge", 4),
+        _task("rules", "exact_str_match", 3),
+        _task("more_programs", "Program_Judge", 2),
+    ]
+    responses = [response for response, _ in tasks]
+    samples = [sample for _, sample in tasks]
+    threads: dict[str, set[str]] = {}
+
+    def scorer(**kwargs: Any) -> Replayed:
+        threads.setdefault(kwargs["task_name"], set()).add(threading.current_thread().name)
+        score = float(kwargs["response"].split()[1])
+        return Replayed({"Answer": score}, score)
+
+    concurrent = score_responses(responses, samples, scorer=scorer, program_workers=2)
+    assert threads["rules"] == {threading.main_thread().name}
+    assert threading.main_thread().name not in threads["programs"] | threads["more_programs"]
+    threads.clear()
+    sequential = score_responses(responses, samples, scorer=scorer, program_workers=1)
+    assert set().union(*threads.values()) == {threading.main_thread().name}
+    assert concurrent.document == sequential.document
+    assert [task["task_name"] for task in concurrent.document["data"]] == [
+        "programs",
+        "rules",
+        "more_programs",
+    ]
+    assert [q["scores"]["query"] for q in concurrent.document["data"][0]["query_response"]] == [
+        0.0,
+        1.0,
+        2.0,
+        3.0,
+    ]
+
+
+def test_a_query_without_a_sample_is_rejected_before_anything_is_scored() -> None:
+    (response, sample), (bad, bad_sample) = (
+        _task("a", "program_judge", 2),
+        _task("b", "exact_str_match", 1),
+    )
+    bad["query_response"][0]["query_idx"] = 5
+    called: list[str] = []
+
+    def scorer(**kwargs: Any) -> Replayed:
+        called.append(kwargs["task_name"])
+        return Replayed({"Answer": 1.0}, 1.0)
+
+    with pytest.raises(ValueError, match="no sample for query_idx 5"):
+        score_responses([response, bad], [sample, bad_sample], scorer=scorer)
+    assert called == []

@@ -2,35 +2,52 @@
 
 A package in the top layer (beside `runner`), so subcommands that write result datasets, such as
 `vlmscope ratings` (`vlmscope.cli.ratings`), can live here rather than in the layer they call.
+
+Start-up stays cheap: `vlmscope COMMAND ...` imports only the module that adds COMMAND (see
+`_COMMAND_MODULES`), so e.g. `vlmscope megabench score` never imports the ratings engine (scipy)
+or the runner's configuration (pydantic). `vlmscope --help` or a mistyped command builds the
+whole parser, as before.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import sys
+from collections.abc import Sequence
 
-# Modules that provide `add_subparser(subparsers)`; imported only to build the parser.
-_SUBCOMMANDS = (
-    "vlmscope.runner.cli",
-    "vlmscope.models.cli",
-    "vlmscope.tracks.megabench.cli",
-    "vlmscope.cli.ratings",
-    "vlmscope.cache_salvage",
-)
+# The top-level command each module adds with its `add_subparser(subparsers)` (checked by
+# tests/megabench/test_cli_startup.py); a module is imported only to build the parser.
+_COMMAND_MODULES = {
+    "run": "vlmscope.runner.cli",
+    "make-tiny-model": "vlmscope.models.cli",
+    "megabench": "vlmscope.tracks.megabench.cli",
+    "ratings": "vlmscope.cli.ratings",
+    "cache": "vlmscope.cache_salvage",
+}
+_SUBCOMMANDS = tuple(_COMMAND_MODULES.values())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _modules_for(argv: Sequence[str]) -> tuple[str, ...]:
+    """Only the module of the command named first in `argv`, when it is known; else all."""
+    module = _COMMAND_MODULES.get(argv[0], "") if argv else ""
+    return (module,) if module in _SUBCOMMANDS else _SUBCOMMANDS
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The `vlmscope` parser; given the command line `argv`, with only the subcommand it names."""
     parser = argparse.ArgumentParser(
         prog="vlmscope",
         description="Evaluate vision-language models on MEGA-Bench, ProBench, SimpleVQA and VisionArena.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module_name in _SUBCOMMANDS:
+    for module_name in _SUBCOMMANDS if argv is None else _modules_for(argv):
         importlib.import_module(module_name).add_subparser(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    args = build_parser(arguments).parse_args(arguments)
     code: int = args.func(args)
     return code

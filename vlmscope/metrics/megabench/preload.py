@@ -16,9 +16,9 @@ def _wordnet() -> None:
 
 
 def _cmudict() -> None:
-    import pronouncing
+    from vlmscope.metrics.megabench.pronunciation import cmudict_lookup
 
-    pronouncing.phones_for_word("cat")
+    cmudict_lookup()
 
 
 def _jieba() -> None:

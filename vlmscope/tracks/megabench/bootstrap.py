@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported where it is used: `vlmscope megabench` starts without it
+    import numpy as np
+    import numpy.typing as npt
 
 DEFAULT_SAMPLE_SIZES: tuple[int, ...] = (3, 5, 7, 9, 11, 13, 15)
 DEFAULT_NUM_DRAWS = 10_000
@@ -34,6 +35,8 @@ def query_scores_by_task(
 
 def _counted_scores(scores: Sequence[float]) -> npt.NDArray[np.float64]:
     """What each query adds to its task mean: negative (-1) and NaN query scores add 0, officially."""
+    import numpy as np
+
     values = np.asarray(scores, dtype=np.float64)
     return np.where(values >= 0, values, 0.0)
 
@@ -49,6 +52,8 @@ def bootstrap_core_scores(
 
     Every task is resampled to exactly n queries whatever its real count, as in the paper.
     """
+    import numpy as np
+
     if not task_query_scores:
         raise ValueError("no tasks to resample")
     if num_draws < 1 or any(size < 1 for size in sample_sizes):
@@ -82,6 +87,8 @@ def summarize_bootstrap(
     distributions: Mapping[int, npt.NDArray[np.float64]], coverage: float = 0.95
 ) -> list[BootstrapSummary]:
     """Mean, std (ddof 0) and the central `coverage` percentile interval for every sample size."""
+    import numpy as np
+
     tail = (1.0 - coverage) / 2.0 * 100.0
     return [
         BootstrapSummary(

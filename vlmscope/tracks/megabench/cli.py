@@ -1,6 +1,8 @@
 """`vlmscope megabench ...`: MEGA-Bench commands.
 
 Each sub-subcommand is added by a small `_add_<name>(sub)` function; add new ones to `_SUBCOMMANDS`.
+Building the parser imports nothing heavy (no numpy, no metric libraries): each handler imports
+what it needs when it runs (tests/megabench/test_cli_startup.py checks it).
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from typing import Any
 
 from vlmscope.tracks.megabench.cli_bootstrap import add_bootstrap
 from vlmscope.tracks.megabench.cli_rescore import add_score, add_summarize
-from vlmscope.tracks.megabench.score_cases import read_cases, score_cases, write_cases
 
 
 def _handle_score_cases(args: argparse.Namespace) -> int:
+    from vlmscope.tracks.megabench.score_cases import read_cases, score_cases, write_cases
+
     cases = read_cases(args.cases)
     results = score_cases(cases)
     write_cases(args.out, (case for case, _ in results))

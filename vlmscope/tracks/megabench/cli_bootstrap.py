@@ -7,8 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from vlmscope.tracks.megabench.bootstrap import (
     DEFAULT_NUM_DRAWS,
     DEFAULT_SAMPLE_SIZES,
@@ -23,6 +21,8 @@ from vlmscope.tracks.megabench.official_files import read_json
 def handle_bootstrap(args: argparse.Namespace) -> int:
     """Resample every Core task of a `data_with_scores.json` to n queries (paper Sec. 4.3) and
     print the distribution of the Core score for each n as a Markdown table."""
+    import numpy as np  # here, not at the top: building the `vlmscope megabench` parser skips it
+
     scores = query_scores_by_task(read_json(args.data_with_scores))
     if not scores:
         print("no Core (rule-scored) tasks in that file")

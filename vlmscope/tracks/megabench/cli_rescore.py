@@ -60,6 +60,7 @@ def handle_score(args: argparse.Namespace) -> int:
         read_json(args.samples),
         all_meta=load_task_meta(args.task_meta),
         extra_scored=[read_json(path) for path in args.extra_scored],
+        program_workers=args.program_workers,
     )
     for path in write_rescore_outputs(args.out, outputs):
         print(f"wrote {path}")
@@ -91,6 +92,14 @@ def add_score(sub: Any) -> None:
         action="append",
         default=[],
         help="an already scored data_with_scores*.json to merge (e.g. the judged Open set); repeatable",
+    )
+    parser.add_argument(
+        "--program-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="threads scoring program_judge queries in the sandbox while the other queries are "
+        "scored (default: one per sandbox worker, i.e. per CPU; 1: one program after another)",
     )
     _add_task_meta_option(parser)
     parser.set_defaults(func=handle_score)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -136,44 +137,121 @@ def _score_one_query(
     return {**query, "scores": scores}, problems
 
 
+PROGRAM_METRICS = frozenset({"program_judge"})
+"""Metrics that run the response as a program in the sandbox (seconds per query, mostly waiting)."""
+
+
+def runs_programs(metric_info: Mapping[str, Any]) -> bool:
+    """Whether a task's field or auxiliary metrics include one of `PROGRAM_METRICS`."""
+    for key in ("field_score_function", "global_aux_metrics"):
+        block = metric_info.get(key) or {}
+        names = block.values() if isinstance(block, Mapping) else [block]
+        if any(isinstance(name, str) and name.lower() in PROGRAM_METRICS for name in names):
+            return True
+    return False
+
+
+def _checked_metric_info(
+    task: Mapping[str, Any], task_samples: Mapping[str, Sequence[Mapping[str, Any]]]
+) -> Mapping[str, Any]:
+    """The task's decoded `metric_info`, after the checks the official evaluator fails on."""
+    name = task["task_name"]
+    if not task_samples.get(name):
+        raise ValueError(f"task {name!r} has responses but no samples (metric_info)")
+    metric_info: Mapping[str, Any] = decode_literal(task_samples[name][0]["metric_info"])
+    if unknown := unknown_metrics(metric_info):
+        raise UnknownMetricError(f"task {name!r}: metric_info names unknown metric(s) {unknown}")
+    for query in task["query_response"]:
+        query_idx = int(query["query_idx"])
+        if not 0 <= query_idx < len(task_samples[name]):
+            raise ValueError(f"task {name!r}: no sample for query_idx {query_idx}")
+    return metric_info
+
+
+def _program_workers(requested: int | None) -> int:
+    if requested is not None:
+        return max(1, requested)
+    from vlmscope.sandbox.pool import default_workers  # the shared pool's size
+
+    return default_workers()
+
+
+ScoredQueryEntry = tuple[dict[str, Any], dict[str, str]]
+
+
 def score_responses(
     responses: Sequence[Mapping[str, Any]],
     samples: Sequence[Mapping[str, Any]],
     *,
     scorer: QueryScorer | None = None,
     judge_replies: JudgeReplies | None = None,
+    program_workers: int | None = None,
 ) -> ScoredResponses:
     """Score every query of a response file and build the official `data_with_scores.json`.
 
     The task's metric configuration is read from its first sample and each query's `eval_context` from
-    the sample at its `query_idx`, as the official evaluator does. A task absent from `samples`, or
-    one whose `metric_info` names an unknown metric, is an error (the official evaluator fails on
-    each too).
+    the sample at its `query_idx`, as the official evaluator does. A task absent from `samples`, one
+    whose `metric_info` names an unknown metric, or a `query_idx` without a sample is an error (the
+    official evaluator fails on each too); the whole file is checked before anything is scored.
+
+    Queries of tasks that run programs (`runs_programs`) are handed, as soon as the file is checked,
+    to `program_workers` threads (default: one per worker of the shared sandbox pool; 1: one after
+    another, after the other tasks) that wait on the sandbox while this thread scores every other
+    query: a program that hangs holds one thread for its 2 s limit, not the whole run. Every query
+    is scored on its own, so the order changes no score; the document keeps the file's order.
     """
     scorer = scorer or default_query_scorer()
     task_samples = samples_by_task(samples)
+    metric_infos = [_checked_metric_info(task, task_samples) for task in responses]
+
+    def score_queries(index: int) -> list[ScoredQueryEntry]:
+        return [score_query_at(index, query) for query in responses[index]["query_response"]]
+
+    def score_query_at(index: int, query: Mapping[str, Any]) -> ScoredQueryEntry:
+        task = responses[index]
+        name = task["task_name"]
+        replies = judge_replies.get((name, int(query["query_idx"]))) if judge_replies else None
+        return _score_one_query(
+            scorer, task, query, metric_infos[index], task_samples[name], replies
+        )
+
+    programs = [index for index, info in enumerate(metric_infos) if runs_programs(info)]
+    run_later = set(programs)
+    workers = _program_workers(program_workers) if programs else 1
+    scored: dict[int, list[ScoredQueryEntry]] = {}
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="megabench-programs") as pool:
+        try:
+            pending: dict[int, list[Future[ScoredQueryEntry]]] = {}
+            if workers > 1:
+                for index in programs:
+                    pending[index] = [
+                        pool.submit(score_query_at, index, query)
+                        for query in responses[index]["query_response"]
+                    ]
+            for index in range(len(responses)):
+                if index not in run_later:
+                    scored[index] = score_queries(index)
+            for index in programs:
+                futures = pending.get(index)
+                scored[index] = (
+                    [future.result() for future in futures]
+                    if futures is not None
+                    else score_queries(index)
+                )
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
     scored_tasks: list[dict[str, Any]] = []
     evaluated: list[EvaluatedTask] = []
     problem_counts: Counter[str] = Counter()
-    for task in responses:
-        name = task["task_name"]
-        if not task_samples.get(name):
-            raise ValueError(f"task {name!r} has responses but no samples (metric_info)")
-        metric_info = decode_literal(task_samples[name][0]["metric_info"])
-        if unknown := unknown_metrics(metric_info):
-            raise UnknownMetricError(
-                f"task {name!r}: metric_info names unknown metric(s) {unknown}"
-            )
+    for index, task in enumerate(responses):
         queries = []
-        for query in task["query_response"]:
-            replies = judge_replies.get((name, int(query["query_idx"]))) if judge_replies else None
-            scored, problems = _score_one_query(
-                scorer, task, query, metric_info, task_samples[name], replies
-            )
-            queries.append(scored)
+        for entry, problems in scored[index]:
+            queries.append(entry)
             problem_counts.update(problems.values())
         task_score = score_task(query["scores"]["query"] for query in queries)
-        eval_type = eval_type_of(metric_info)
+        eval_type = eval_type_of(metric_infos[index])
         scored_tasks.append(
             {
                 **task,
@@ -206,14 +284,22 @@ def rescore(
     extra_scored: Sequence[Any] = (),
     scorer: QueryScorer | None = None,
     judge_replies: JudgeReplies | None = None,
+    program_workers: int | None = None,
 ) -> RescoreOutputs:
     """Responses -> data_with_scores -> task_results -> summary and keyword stats.
 
     `extra_scored` are other scored documents (e.g. the Open set already judged, a
     `data_with_scores_open.json`) merged into the task results the official way: this run's tasks come
-    first, and an "llm" entry replaces a "rule" entry of the same task.
+    first, and an "llm" entry replaces a "rule" entry of the same task. `program_workers`: see
+    `score_responses`.
     """
-    scored = score_responses(responses, samples, scorer=scorer, judge_replies=judge_replies)
+    scored = score_responses(
+        responses,
+        samples,
+        scorer=scorer,
+        judge_replies=judge_replies,
+        program_workers=program_workers,
+    )
     results = merge_scored_files([scored.document, *extra_scored])
     return RescoreOutputs(
         data_with_scores=scored.document,
