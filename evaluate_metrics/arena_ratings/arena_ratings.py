@@ -7,13 +7,16 @@
 A thin adapter over `vlmscope.ratings.battle_presets.rate_table`, the function behind
 `vlmscope ratings battles`: the config name picks the system ("bt", the default, or "elo");
 rows are battles in time order (online Elo depends on it); `weight` (optional) repeats a row.
+Every item is checked (`vlmscope.ratings.battles.battles_from_columns`): a null, non-string or
+empty model, a model against itself, an unknown winner or a weight that is not a positive finite
+number raises ValueError naming the index and the field.
 """
 
 import datasets
 import evaluate
 
 from vlmscope.ratings.battle_presets import SYSTEMS, BattleSettings, rate_table
-from vlmscope.ratings.battles import Battles, outcome_from_winner
+from vlmscope.ratings.battles import battles_from_columns
 
 _DESCRIPTION = (
     "Pairwise battles -> Bradley-Terry (or Elo) ratings with bootstrap confidence intervals."
@@ -22,7 +25,8 @@ _KWARGS_DESCRIPTION = """
 Args:
     model_a (list of str), model_b (list of str): the two models of each battle.
     winner (list of str): "model_a", "model_b", "tie" or "tie (bothbad)" (ties count half).
-    weight (list of float, optional): how many battles each row stands for.
+    weight (list of float, optional): how many battles each row stands for (positive, finite).
+    A bad item raises ValueError naming its index and field.
     rounds (int): bootstrap rounds (default 100). seed (int): generator seed (default 0).
     anchor (str "MODEL=VALUE", optional): pin a model's rating (default: ratings average 1000).
 Returns:
@@ -64,8 +68,6 @@ class ArenaRatings(evaluate.Metric):
             anchor_model=model or None,
             anchor_rating=float(value) if model else None,
         )
-        battles = Battles.from_names(
-            model_a, model_b, [outcome_from_winner(w) for w in winner], weights=weight
-        )
+        battles = battles_from_columns(model_a, model_b, winner, weight)
         result = rate_table(battles, settings)
         return {"models": result["models"], "settings": result["settings"]}

@@ -160,3 +160,19 @@ def test_the_space_rating_page_shows_all_three_models_from_the_one_board(runs):
     rated = overview.set_index("Model")
     assert set(rated.index) >= {"red-bot", "baseline", "blue-bot"}
     assert rated.loc["red-bot"].filter(like="rating").iloc[0] == frame["Rating"].iloc[0]
+
+
+def test_a_board_that_cannot_be_fitted_is_reported_not_fatal(tmp_path):
+    """One-word answers have the same length and no markdown: with style control the features
+    never vary, so the style fit is impossible. The run still writes every model's results and
+    says why there is no board, rather than rating everyone 1000."""
+    with OpenAIStub(replies) as stub:
+        config = _config(tmp_path, stub.base_url, 0)
+        track = config.tracks[0].model_copy(
+            update={"options": {**config.tracks[0].options, "style_control": True}}
+        )
+        report = run(config.model_copy(update={"tracks": [track]}))
+    (board,) = report.boards
+    assert board.result_dir is None and "is the same for every battle" in str(board.error)
+    assert not board_dir(tmp_path, "colours_pairwise").exists()
+    assert all(t.result_dir is not None and t.result_dir.exists() for t in report.tracks)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Set as AbstractSet
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,7 @@ def by_model(values: dict[str, float], models: tuple[str, ...]) -> np.ndarray:
 
 
 def assert_board_matches(
-    result: dict[str, Any], board: dict[str, Any], skip: set[str] = frozenset()
+    result: dict[str, Any], board: dict[str, Any], skip: AbstractSet[str] = frozenset()
 ) -> None:
     """A board's JSON (`RatingBoard.to_json()`) against one board of fastchat_leaderboards.json:
     same battles and models, points within 0.1, interval ends within 0.2 (`skip`: separable

@@ -30,7 +30,7 @@ def write_board_json(path: Path, board: RatingBoard) -> None:
 
 
 def describe(board: RatingBoard) -> str:
-    """One line about a board: the top models, unparseable count and companions."""
+    """One line about a board: the top models, unparseable count, companions, skipped rows."""
     names = list(board.models)
     shown = ", ".join(f"{name} {board.models[name].rating:.1f}" for name in names[:5])
     more = ", ..." if len(names) > 5 else ""
@@ -42,6 +42,10 @@ def describe(board: RatingBoard) -> str:
     skipped = board.skipped_categories
     if skipped:
         parts.append(f"skipped {', '.join(f'{k} ({v})' for k, v in skipped.items())}")
+    bad_rows = board.skipped_rows
+    if bad_rows:
+        counts = ", ".join(f"{reason} {count}" for reason, count in bad_rows.items())
+        parts.append(f"skipped {sum(bad_rows.values())} bad rows ({counts})")
     return "; ".join(parts)
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from vlmscope.cli.board_output import config_hash, describe, now_iso, write_board_json
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.board import RatingBoard, with_skipped_rows
+from vlmscope.ratings.row_checks import BadRowError
 
 DESCRIPTION = """\
 Rate models from pairwise preferences into one rating board:
@@ -33,6 +34,15 @@ stream, anchor and interval); without it the same estimators run on a seeded gen
 battles under "style_control" (ProBench is style-controlled itself: no companion).
 Write the board with --out FILE (JSON), --result-dir DIR (a result dataset: `summary` holds the
 board, `details` the battles or verdicts it was fitted on), or both; one is required.
+
+Every input row is checked. A row that cannot be used (not JSON or not an object, a model absent,
+null, not a string or empty, a model against itself, a winner other than model_a / model_b /
+tie / tie (bothbad), a style count, token count or tstamp that is not a finite number) stops the
+run with exit status 2 and a message naming the file, the line (the index in a JSON array) and
+the field. With --skip-bad-rows such rows are left out and counted by reason under
+settings.skipped ({"bad_winner": 1, "not_json": 1, ...}), printed, and stored with the board.
+A fit that cannot happen (NaN inputs, a style feature that never varies, an optimiser that did
+not move from its start) is an error too (exit 2), never a board with every model at 1000.
 """
 
 BATTLES_EPILOG = """\
@@ -85,6 +95,8 @@ class RatedFile:
     """The battles or verdicts of the top-level board, after selection, in fit order."""
     request: Mapping[str, Any]
     """The settings asked for (preset settings, companion, categories): hashed with the input."""
+    first_skipped: Mapping[str, str] = field(default_factory=dict)
+    """Per reason, the message of the first input row skipped for it (--skip-bad-rows)."""
 
 
 def add_subparser(subparsers: Any) -> None:
@@ -125,6 +137,12 @@ def _common(parser: argparse.ArgumentParser, track_help: str) -> None:
     )
     parser.add_argument(
         "--bootstrap", type=int, default=100, metavar="N", help="bootstrap rounds (default 100)"
+    )
+    parser.add_argument(
+        "--skip-bad-rows",
+        action="store_true",
+        help="leave out input rows that cannot be used and count them by reason under "
+        "settings.skipped (default: stop at the first one, exit 2, naming file, line and field)",
     )
     parser.set_defaults(usage_error=parser.error)
 
@@ -231,6 +249,12 @@ def _run(
     except (ValueError, KeyError, OSError) as error:
         print(f"vlmscope ratings {command}: {_reason(error)}", file=sys.stderr)
         return 2
+    for reason, count in rated.board.skipped_rows.items():
+        first = rated.first_skipped.get(reason, "")
+        print(
+            f"vlmscope ratings {command}: skipped {count} row(s) ({reason}); first: {first}",
+            file=sys.stderr,
+        )
     try:
         if args.out is not None:
             write_board_json(args.out, rated.board)
@@ -272,7 +296,7 @@ def _rate_battles(args: argparse.Namespace) -> RatedFile:
         battle_board,
         select_board_battles,
     )
-    from vlmscope.ratings.battles import load_records
+    from vlmscope.ratings.battles import read_battle_records
 
     anchor_model, anchor_rating = _parse_anchor(args.anchor)
     settings = BattleSettings(
@@ -285,14 +309,17 @@ def _rate_battles(args: argparse.Namespace) -> RatedFile:
         category=args.category,
     )
     categories = _categories(args, BATTLE_CATEGORIES)
-    records = load_records(args.file)
+    checked = read_battle_records(
+        args.file, style=args.style_control, skip_bad_rows=args.skip_bad_rows
+    )
     board = battle_board(
-        records, settings, categories=categories, style_companion=args.style_control
+        checked.rows, settings, categories=categories, style_companion=args.style_control
     )
     return RatedFile(
-        board=board,
-        details=select_board_battles(records, settings.category),
+        board=with_skipped_rows(board, checked.skipped),
+        details=select_board_battles(checked.rows, settings.category),
         request=_request("battles", asdict(settings), args.style_control, categories),
+        first_skipped=checked.first_skipped,
     )
 
 
@@ -303,7 +330,7 @@ def _rate_verdicts(args: argparse.Namespace) -> RatedFile:
         verdict_board,
         verdict_categories,
     )
-    from vlmscope.ratings.verdict_records import read_verdict_records, verdict_record_to_dict
+    from vlmscope.ratings.verdict_records import read_verdict_file, verdict_record_to_dict
 
     settings = VerdictSettings(
         reference=args.reference,
@@ -314,15 +341,17 @@ def _rate_verdicts(args: argparse.Namespace) -> RatedFile:
         seed=args.seed,
         category=args.category,
     )
-    records = read_verdict_records(args.file, args.baseline)
+    checked = read_verdict_file(args.file, args.baseline, skip_bad_rows=args.skip_bad_rows)
+    records = checked.rows
     categories = _categories(args, verdict_categories(records))
     board = verdict_board(
         records, settings, categories=categories, style_companion=args.style_control
     )
     return RatedFile(
-        board=board,
+        board=with_skipped_rows(board, checked.skipped),
         details=[verdict_record_to_dict(r) for r in select_verdicts(records, settings.category)],
         request=_request("verdicts", asdict(settings), args.style_control, categories),
+        first_skipped=checked.first_skipped,
     )
 
 
@@ -373,6 +402,8 @@ def _parse_anchor(text: str | None) -> tuple[str | None, float | None]:
 
 def _reason(error: Exception) -> str:
     """The error as one line; a missing field (KeyError) is named as such."""
+    if isinstance(error, BadRowError):
+        return f"{error}; --skip-bad-rows leaves such rows out and counts them"
     if isinstance(error, KeyError):
         return f"input lacks the field {error}"
     if isinstance(error, OSError) and error.filename is not None:

@@ -9,6 +9,11 @@ Defaults follow FastChat: base 10, scale 400, init 1000, ties = half a win, anch
 ``mixtral-8x7b-instruct-v0.1 = 1114`` when that model is present (else mean 1000).
 Reference random streams (``stream="fastchat"`` / ``"randint"``) reproduce the upstream
 bootstrap samples; the default stream draws from an explicit ``numpy.random.Generator``.
+
+Input rows are checked where they come in (:mod:`vlmscope.ratings.row_checks`): a row that
+cannot be used raises :class:`BadRowError` naming its place and field, or is skipped and counted
+by reason when asked. A fit that cannot happen raises :class:`FitError`
+(:mod:`vlmscope.ratings.fit_checks`).
 """
 
 from vlmscope.ratings.agreement import (
@@ -24,9 +29,12 @@ from vlmscope.ratings.battles import (
     STYLE_ELEMENTS_B,
     Battles,
     MergedRows,
+    battles_from_columns,
+    check_battle_records,
     load_records,
     merge_identical,
     outcome_from_winner,
+    read_battle_records,
     style_count,
 )
 from vlmscope.ratings.bootstrap import (
@@ -53,7 +61,9 @@ from vlmscope.ratings.filters import (
     category_filter,
     select_battles,
 )
+from vlmscope.ratings.fit_checks import FitError
 from vlmscope.ratings.leaderboard import Leaderboard, report
+from vlmscope.ratings.row_checks import SKIP_REASONS, BadRowError, CheckedRows
 from vlmscope.ratings.style_control import (
     StyleFit,
     fit_style_bt,
@@ -71,10 +81,14 @@ __all__ = [
     "FASTCHAT_ANCHOR",
     "STYLE_ELEMENTS_A",
     "STYLE_ELEMENTS_B",
+    "SKIP_REASONS",
     "AgreementReport",
     "Anchor",
+    "BadRowError",
     "Battles",
     "BootstrapResult",
+    "CheckedRows",
+    "FitError",
     "Leaderboard",
     "MergedRows",
     "Stream",
@@ -82,11 +96,13 @@ __all__ = [
     "BOARD_FILTERS",
     "VISION_CATEGORIES",
     "ah01_anchor",
+    "battles_from_columns",
     "bootstrap_bt",
     "bootstrap_elo",
     "bootstrap_style_control",
     "bt_ratings",
     "category_filter",
+    "check_battle_records",
     "ci_ranks",
     "compare_leaderboards",
     "confidence_agreement",
@@ -100,6 +116,7 @@ __all__ = [
     "outcome_from_winner",
     "pairwise_win_fraction",
     "predicted_win_matrix",
+    "read_battle_records",
     "report",
     "resample_counts",
     "select_battles",

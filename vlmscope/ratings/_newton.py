@@ -15,6 +15,10 @@ Without penalty the ratings are identified only up to a constant per connected c
 of the comparison graph. The references start at zero and their iterates stay in the
 subspace where each component sums to zero; we add a tiny ridge to the Hessian (which
 keeps steps in that subspace) and centre each component at the end, giving the same point.
+
+Inputs must be finite and a fit must move off a start that is not optimal: otherwise
+:class:`~vlmscope.ratings.fit_checks.FitError` (a NaN would otherwise leave every rating at
+its start, i.e. every model at 1000).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import numpy as np
 from scipy.special import log_expit
 
 from vlmscope.ratings.battles import FloatArray, IntArray, MergedRows, merge_identical
+from vlmscope.ratings.fit_checks import START_GRADIENT_TOL, check_moved, require_finite
 
 _CHUNK_ELEMENTS = 1 << 18  # rounds x rows per batch: temporaries of ~2 MB stay in cache
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
@@ -74,8 +79,13 @@ def build_design(
     n_models: int,
     alpha: float,
 ) -> PairedDesign:
-    """Merge identical rows (the key includes the feature values) and lay out the design."""
+    """Merge identical rows (the key includes the feature values) and lay out the design.
+    Raises FitError when an outcome, weight or feature is NaN or infinite."""
     feats = np.zeros((len(model_a), 0)) if features is None else np.asarray(features, float)
+    require_finite(labels, "outcome")
+    require_finite(feats, "style feature")
+    if weights is not None:
+        require_finite(weights, "weight")
     columns = [model_a, model_b, labels, *feats.T]
     merged = merge_identical(columns, weights)
     ua, ub = model_a[merged.first], model_b[merged.first]
@@ -217,16 +227,21 @@ def _solve_chunk(
     """Damped Newton per round. A full step is taken without evaluating the loss when no
     logit moves by more than 0.5: the logistic curvature then changes by at most e^0.5
     along the step, which guarantees a decrease. Larger steps (cold starts, separated
-    models) are backtracked on the loss."""
+    models) are backtracked on the loss. A round that stays at its start although the
+    gradient there is not ~0 raises FitError (see :func:`check_moved`)."""
     theta = start.copy()
     wyx = _row_sums(d, weights * d.labels)
-    gtol = tol * np.maximum(weights.sum(axis=1), 1.0)
+    total = weights.sum(axis=1)
+    gtol = tol * np.maximum(total, 1.0)
     active = np.ones(len(theta), dtype=bool)
+    start_gradient = None
     for _ in range(max_iter):
         idx = np.flatnonzero(active)
         if not len(idx):
             break
         grad, hess = _grad_hess(d, theta[idx], weights[idx], wyx[idx], reg)
+        if start_gradient is None:  # every round is active on the first pass
+            start_gradient = np.abs(grad).max(axis=1, initial=0.0)
         done = np.abs(grad).max(axis=1) <= gtol[idx]
         step = np.asarray(np.linalg.solve(hess, grad[:, :, None])[:, :, 0], dtype=np.float64)
         tiny = np.abs(step).max(axis=1) <= _STEP_TOL
@@ -239,6 +254,8 @@ def _solve_chunk(
                 d, theta, idx[risky], step[risky], grad[risky], weights, wyx, reg
             )
             active[stalled] = False
+    if start_gradient is not None:
+        check_moved(start, theta, start_gradient, START_GRADIENT_TOL * np.maximum(total, 1.0))
     return theta
 
 

@@ -28,10 +28,10 @@ from vlmscope.ratings.bootstrap import BootstrapResult, bootstrap_bt
 from vlmscope.ratings.bradley_terry import Anchor
 from vlmscope.ratings.judged import JudgedBattle
 from vlmscope.ratings.reference_logistic import fit_logistic_lbfgs
-from vlmscope.ratings.style_control import style_features
+from vlmscope.ratings.style_control import FEATURE_NAMES, style_features
 
 #: Style coefficient names, in the order of the reference's style columns.
-STYLE_FEATURE_NAMES = ("tokens", "headers", "lists", "bold")
+STYLE_FEATURE_NAMES = FEATURE_NAMES
 STYLE_BASELINE_RATING = 1114.0
 PLAIN_BASELINE_RATING = 1000.0
 SCALE, INIT = 400.0, 1000.0

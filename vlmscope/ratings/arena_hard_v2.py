@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit, log_expit
 
+from vlmscope.ratings.fit_checks import require_finite, require_varying
 from vlmscope.ratings.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
 from vlmscope.ratings.judged import JudgedScore
 
@@ -103,11 +104,15 @@ def v2_style_features(scores: Sequence[JudgedScore]) -> FloatArray:
     model = np.array([r.model_style.as_tuple() for r in scores if r.model_style], dtype=float)
     base = np.array([r.baseline_style.as_tuple() for r in scores if r.baseline_style], dtype=float)
     features = np.empty_like(model)
-    features[:, 0] = (model[:, 0] - base[:, 0]) / (model[:, 0] + base[:, 0])
+    with np.errstate(divide="ignore", invalid="ignore"):  # both answers 0 tokens: 0 / 0
+        features[:, 0] = (model[:, 0] - base[:, 0]) / (model[:, 0] + base[:, 0])
     model_density = model[:, 1:] / (model[:, :1] + 1)
     base_density = base[:, 1:] / (base[:, :1] + 1)
     features[:, 1:] = (model_density - base_density) / (model_density + base_density + 1)
-    standardised: FloatArray = (features - features.mean(axis=0)) / features.std(axis=0, ddof=1)
+    require_finite(features, "style feature (length: both answers have 0 tokens?)")
+    std = features.std(axis=0, ddof=1) if len(features) > 1 else np.zeros(features.shape[1])
+    require_varying(std, V2_STYLE_FEATURES)
+    standardised: FloatArray = (features - features.mean(axis=0)) / std
     return standardised
 
 

@@ -17,6 +17,12 @@ the same steps as :func:`vlmscope.ratings.leaderboard.report`). Records without 
 selection, shared with the ``arena_ratings`` evaluate module.
 ``win_rate`` is the observed share of points a model took in its battles (ties = half), in %.
 
+Records are checked first (:func:`vlmscope.ratings.battles.check_battle_records`): a bad one
+raises naming its index and field, or with ``skip_bad_rows`` is left out and counted under
+``settings.extra["skipped"]``. A fit that cannot happen (a constant style feature in a small
+category, ...) raises :class:`~vlmscope.ratings.fit_checks.FitError`; a category board that
+hits one is listed under ``skipped_categories`` instead.
+
 :func:`battle_board` is what producers call: the typed :class:`RatingBoard` with, on request,
 the style-controlled companion (the same battles fitted again with style control) and one board
 per category (``BATTLE_CATEGORIES``, each selected from the raw records like FastChat does).
@@ -31,8 +37,14 @@ from typing import Any
 import numpy as np
 
 from vlmscope.ratings.arena_hard_v01 import STYLE_FEATURE_NAMES
-from vlmscope.ratings.battles import Battles, FloatArray
-from vlmscope.ratings.board import RatingBoard, with_categories
+from vlmscope.ratings.battles import (
+    BattleRow,
+    Battles,
+    FloatArray,
+    battle_row,
+    check_battle_records,
+)
+from vlmscope.ratings.board import RatingBoard, with_categories, with_skipped_rows
 from vlmscope.ratings.bootstrap import (
     BootstrapResult,
     Stream,
@@ -43,6 +55,8 @@ from vlmscope.ratings.bootstrap import (
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, ah01_anchor
 from vlmscope.ratings.elo import bootstrap_elo, online_elo
 from vlmscope.ratings.filters import BOARD_FILTERS, select_battles
+from vlmscope.ratings.fit_checks import FitError
+from vlmscope.ratings.row_checks import check_records
 
 FASTCHAT = "fastchat"
 ARENA_HARD_V01 = "arena-hard-v0.1"
@@ -116,7 +130,9 @@ def select_board_battles(
 
 
 def rate_battles(records: Sequence[Mapping[str, Any]], settings: BattleSettings) -> dict[str, Any]:
-    """Select the board's battles from clean-battle records, then :func:`rate_table`."""
+    """Select the board's battles from clean-battle records, then :func:`rate_table`.
+    A bad record raises :class:`~vlmscope.ratings.row_checks.BadRowError` naming its index."""
+    records = check_battle_records(records, style=settings.style_control).rows
     selected = select_board_battles(records, settings.category)
     return rate_table(Battles.from_records(selected, style=settings.style_control), settings)
 
@@ -127,14 +143,20 @@ def battle_board(
     *,
     categories: Sequence[str] = (),
     style_companion: bool = False,
+    skip_bad_rows: bool = False,
 ) -> RatingBoard:
     """The board of ``settings`` with the companions asked for.
+
+    ``records`` are checked first: a bad one raises
+    :class:`~vlmscope.ratings.row_checks.BadRowError` naming its index and field, or with
+    ``skip_bad_rows`` is left out and counted under ``settings.extra["skipped"]``
+    (``board.skipped_rows``; ``{}`` when none was).
 
     ``style_companion`` fits the same battles again with style control and attaches that board
     as ``style_control`` (a board that is itself style-controlled gets none). ``categories``
     (names from ``BATTLE_CATEGORIES``) adds one board per category, each with its own
     companion. A category the records cannot fill (no battles left, or the field its filter
-    reads is missing) has no board: it is listed with the reason under
+    reads is missing, or its fit cannot happen) has no board: it is listed with the reason under
     ``settings.extra[SKIPPED_CATEGORIES]`` (``board.skipped_categories``) instead of failing.
     """
     unknown = [name for name in categories if name not in BATTLE_CATEGORIES]
@@ -143,7 +165,27 @@ def battle_board(
     if categories and settings.category is not None:
         raise ValueError(f"categories: the {settings.category!r} board has no category boards")
     companion = _companion_settings(settings) if style_companion else None
-    board = _fit(select_board_battles(records, settings.category), settings, companion)
+    style = settings.style_control or companion is not None
+    checked = check_records(
+        records,
+        lambda record: (record, battle_row(record, style=style)),
+        skip_bad_rows=skip_bad_rows,
+    )
+    board = _categorised_board(checked.rows, settings, categories, companion)
+    return with_skipped_rows(board, checked.skipped)
+
+
+def _categorised_board(
+    checked: Sequence[tuple[Mapping[str, Any], BattleRow]],
+    settings: BattleSettings,
+    categories: Sequence[str],
+    companion: BattleSettings | None,
+) -> RatingBoard:
+    """The boards of :func:`battle_board` from checked records, each with its values (so a
+    record's fields are read once, whatever number of boards it is in)."""
+    records = [record for record, _ in checked]
+    values = {id(record): row for record, row in checked}
+    board = _fit(select_board_battles(records, settings.category), values, settings, companion)
     if not categories:
         return board
     boards: dict[str, RatingBoard] = {}
@@ -157,11 +199,15 @@ def battle_board(
         if not selected:
             skipped[name] = "no battles left"
             continue
-        boards[name] = _fit(
-            selected,
-            replace(settings, category=name),
-            None if companion is None else replace(companion, category=name),
-        )
+        try:
+            boards[name] = _fit(
+                selected,
+                values,
+                replace(settings, category=name),
+                None if companion is None else replace(companion, category=name),
+            )
+        except FitError as error:  # e.g. a style feature constant over a small category
+            skipped[name] = str(error)
     return with_categories(board, boards, skipped)
 
 
@@ -178,16 +224,19 @@ def _companion_settings(settings: BattleSettings) -> BattleSettings | None:
 
 def _fit(
     selected: Sequence[Mapping[str, Any]],
+    values: Mapping[int, BattleRow],
     settings: BattleSettings,
     companion: BattleSettings | None,
 ) -> RatingBoard:
-    """One board of already selected battles, plus its style-controlled twin when asked."""
+    """One board of already selected battles (``values``: each record's checked values, by
+    ``id``), plus its style-controlled twin when asked."""
+    rows = [values[id(record)] for record in selected]
     board = RatingBoard.from_result(
-        rate_table(Battles.from_records(selected, style=settings.style_control), settings)
+        rate_table(Battles.from_rows(rows, style=settings.style_control), settings)
     )
     if companion is None:
         return board
-    style_board = rate_table(Battles.from_records(selected, style=True), companion)
+    style_board = rate_table(Battles.from_rows(rows, style=True), companion)
     return board.with_companions(style_control=RatingBoard.from_result(style_board))
 
 

@@ -21,6 +21,10 @@ from typing import Any
 _RATING_KEYS = ("rating", "lower", "upper", "win_rate", "battles", "rank")
 SKIPPED_CATEGORIES = "skipped_categories"
 """Key of `settings.extra`: requested categories that have no board, each with the reason."""
+SKIPPED_ROWS = "skipped"
+"""Key of `settings.extra`: input rows that could not be used and were skipped, counted by
+reason (`vlmscope.ratings.row_checks.SKIP_REASONS`); `{}` when the rows were checked and none
+was skipped. Only on the top-level board of a rated file (its companions fit the same rows)."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,12 @@ class RatingBoard:
         skipped = self.settings.extra.get(SKIPPED_CATEGORIES) or {}
         return {str(name): str(reason) for name, reason in skipped.items()}
 
+    @property
+    def skipped_rows(self) -> Mapping[str, int]:
+        """Input rows skipped as unusable, by reason (empty when none were, or not recorded)."""
+        skipped = self.settings.extra.get(SKIPPED_ROWS) or {}
+        return {str(reason): int(count) for reason, count in skipped.items()}
+
     def view(
         self, category: str | None = None, *, style_control: bool = False
     ) -> RatingBoard | None:
@@ -199,6 +209,13 @@ def with_categories(
         board.with_companions(categories=categories),
         settings=replace(board.settings, extra=extra),
     )
+
+
+def with_skipped_rows(board: RatingBoard, skipped: Mapping[str, int]) -> RatingBoard:
+    """`board` with the input rows skipped as unusable, by reason, under
+    `settings.extra["skipped"]` (see `skipped_rows`)."""
+    extra = {**board.settings.extra, SKIPPED_ROWS: dict(skipped)}
+    return replace(board, settings=replace(board.settings, extra=extra))
 
 
 def with_ci_ranks(models: Mapping[str, ModelRating]) -> dict[str, ModelRating]:

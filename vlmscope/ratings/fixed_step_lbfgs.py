@@ -5,7 +5,8 @@ arena-hard-auto v2 fits its style-controlled Bradley-Terry model with
 line search, started from 0.5 and stepped once. Fifty fixed steps stop short of the optimum
 (by up to ~0.3 win-rate points), so an exact solver does not reproduce its numbers; this port
 follows torch's update rules step by step (history 100, first step scaled by
-``min(1, 1/|g|_1)``, the same stopping tests) in float64 instead of float32.
+``min(1, 1/|g|_1)``, the same stopping tests) in float64 instead of float32. A loss that is not
+finite at the start, or parameters that end non-finite, raise ``FitError``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
+
+from vlmscope.ratings.fit_checks import FitError
 
 FloatArray = NDArray[np.float64]
 LossAndGradient = Callable[[FloatArray], tuple[float, FloatArray]]
@@ -32,6 +35,8 @@ def minimize_fixed_step_lbfgs(
     params = np.array(start, dtype=np.float64)
     max_eval = max_iter * 5 // 4
     loss, grad = loss_and_gradient(params)
+    if not (np.isfinite(loss) and np.isfinite(grad).all()):
+        raise FitError("the loss is not finite at the start: NaN or infinite inputs")
     evaluations = 1
     if np.abs(grad).max() <= tolerance_grad:
         return params
@@ -75,6 +80,8 @@ def minimize_fixed_step_lbfgs(
             break
         if abs(loss - prev_loss) < tolerance_change:
             break
+    if not np.isfinite(params).all():
+        raise FitError("the fit ended on NaN or infinite parameters")
     return params
 
 

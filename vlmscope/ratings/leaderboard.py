@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings.battles import Battles, FloatArray, IntArray
+from vlmscope.ratings.battles import Battles, FloatArray, IntArray, check_battle_records
 from vlmscope.ratings.bootstrap import (
     BootstrapResult,
     LegacySeed,
@@ -90,9 +90,11 @@ def report(
 
     ``solver="fastchat"`` replays FastChat's optimiser for bit-level parity of the
     bootstrap samples; the default exact solver differs from it by ~0.01-0.05 points.
+    A record that cannot be used raises ``BadRowError`` naming its index and field.
     """
+    checked = check_battle_records(list(records), style=style_control).rows
     selected = select_battles(
-        records,
+        checked,
         filter_func=filter_func,
         langs=langs,
         exclude_unknown_lang=exclude_unknown_lang,

@@ -12,10 +12,11 @@ as a penalised sum over battle rows.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import OptimizeResult, minimize
 from scipy.special import expit
 
 from vlmscope.ratings.battles import FloatArray, IntArray
+from vlmscope.ratings.fit_checks import check_moved
 
 _SIGNS = np.array([1.0, -1.0])
 
@@ -82,7 +83,7 @@ def lbfgs_bt(
         method="L-BFGS-B",
         options={"maxiter": 100, "gtol": tol},
     )
-    return np.asarray(result.x, dtype=np.float64)
+    return _checked(result, n_models, tol)
 
 
 def lbfgs_style(
@@ -104,4 +105,13 @@ def lbfgs_style(
         method="L-BFGS-B",
         options={"maxiter": 100, "gtol": tol},
     )
-    return np.asarray(result.x, dtype=np.float64)
+    return _checked(result, n_models + features.shape[1], tol)
+
+
+def _checked(result: OptimizeResult, n_params: int, tol: float) -> FloatArray:
+    """``result.x``; FitError when it is not finite or no step was taken from a start whose
+    gradient was above ``tol`` (see :func:`vlmscope.ratings.fit_checks.check_moved`)."""
+    x = np.asarray(result.x, dtype=np.float64)
+    slope = float(np.abs(result.jac).max(initial=0.0)) if result.nit == 0 else 0.0
+    check_moved(np.zeros(n_params), x, slope, tol)
+    return x

@@ -10,14 +10,19 @@ its numbers therefore means reproducing its optimiser, which is a plain scipy L-
 ``minimize(mean log-loss + (1 / (2 C n)) ||w||^2, x0 = 0, jac=True, method="L-BFGS-B",
 options={maxiter, maxls: 50, gtol: tol, ftol: 64 * eps})`` (scikit-learn >= 1.2 scales the
 objective by the number of rows; the rows are unweighted here, as upstream).
+
+Non-finite inputs, or an optimiser that took no step from a start that is not optimal, raise
+``FitError`` (:mod:`vlmscope.ratings.fit_checks`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
+from scipy.optimize import OptimizeResult, minimize
 from scipy.special import expit
+
+from vlmscope.ratings.fit_checks import check_moved, require_finite
 
 FloatArray = NDArray[np.float64]
 
@@ -35,6 +40,8 @@ def fit_logistic_lbfgs(
     are 0/1 (the references duplicate rows to express ties).
     """
     n_rows = design.shape[0]
+    require_finite(design, "design")
+    require_finite(labels, "label")
     l2_strength = 0.0 if inverse_regularisation is None else 1.0 / (inverse_regularisation * n_rows)
 
     def loss_and_gradient(coef: FloatArray) -> tuple[float, FloatArray]:
@@ -51,4 +58,11 @@ def fit_logistic_lbfgs(
         options={"maxiter": max_iter, "maxls": 50, "gtol": tol, "ftol": 64 * np.finfo(float).eps},
     )
     coefficients: FloatArray = result.x
+    check_moved(np.zeros(design.shape[1]), coefficients, _start_slope(result), tol)
     return coefficients
+
+
+def _start_slope(result: OptimizeResult) -> float:
+    """The largest gradient entry at the start when the optimiser took no step (its final
+    gradient is then the start's), else 0: a fit that moved is not checked for stalling."""
+    return float(np.abs(result.jac).max(initial=0.0)) if result.nit == 0 else 0.0

@@ -8,6 +8,10 @@ Features (FastChat / arena-hard v0.1 / ProBench, identical formulas): per elemen
 all battles with the population std. They are computed once on the full data; bootstrap
 rounds reuse them. Penalty ``reg / 2 * ||theta||^2`` on all parameters with ``reg = 0.5``
 (FastChat; equals sklearn ``C = 1`` on the arena-hard duplicated rows).
+
+A feature that is the same in every battle cannot be standardised (its std is 0): that raises
+:class:`~vlmscope.ratings.fit_checks.FitError` naming it, as do non-finite counts, instead of
+feeding NaN to the fit (which would leave every model at 1000).
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ from numpy.typing import ArrayLike
 from vlmscope.ratings._newton import PairedDesign, build_design, newton_solve
 from vlmscope.ratings.battles import Battles, FloatArray
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
+from vlmscope.ratings.fit_checks import require_finite, require_varying
+
+#: The four FastChat style elements, in column order (tokens, headers, lists, bold).
+FEATURE_NAMES = ("tokens", "headers", "lists", "bold")
 
 
 @dataclass(frozen=True)
@@ -39,11 +47,14 @@ def style_features(
     apply_ratio: Sequence[bool] | None = None,
     add_one: bool = True,
     ddof: int = 0,
+    names: Sequence[str] | None = FEATURE_NAMES,
 ) -> FloatArray:
     """Standardised normalised style differences (n x k).
 
     ``diff = a - b``, divided by ``a + b (+ 1)`` where ``apply_ratio`` is true (all by
     default), then ``(diff - mean) / std`` per column with ``ddof`` (0 = ``np.std``).
+    Raises FitError when a difference is not finite or a column's std is 0 (``names``
+    name the columns in the message).
     """
     a = np.atleast_2d(np.asarray(style_a, dtype=np.float64))
     b = np.atleast_2d(np.asarray(style_b, dtype=np.float64))
@@ -52,8 +63,12 @@ def style_features(
     ratio = (
         np.ones(a.shape[1], dtype=bool) if apply_ratio is None else np.asarray(apply_ratio, bool)
     )
-    diff[:, ratio] /= total[:, ratio]
-    return (diff - diff.mean(axis=0)) / diff.std(axis=0, ddof=ddof)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        diff[:, ratio] /= total[:, ratio]
+    require_finite(diff, "style difference")
+    std = diff.std(axis=0, ddof=ddof) if len(diff) > ddof else np.zeros(diff.shape[1])
+    require_varying(std, names)
+    return (diff - diff.mean(axis=0)) / std
 
 
 def battle_style_features(battles: Battles) -> FloatArray:

@@ -7,6 +7,12 @@ the same two texts under ``"1"`` (baseline as A) and ``"0"`` (model as A); both 
 
 Style metadata (token count and markdown counts of each answer) is optional: only the
 style-controlled scorers need it, and they refuse to run without it instead of guessing.
+
+Rows are checked as they are read (:mod:`vlmscope.ratings.row_checks`): a missing, null or
+blank model or baseline, a model judged against itself, metadata counts that are not finite
+non-negative numbers, a row without uid or judgments are errors naming the file, line and field
+(or, with ``skip_bad_rows``, skipped and counted). A judgment without a label is not a bad row:
+the scorers count it as unparseable.
 """
 
 from __future__ import annotations
@@ -16,7 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vlmscope.ratings.battles import load_records
+from vlmscope.ratings.row_checks import (
+    BAD_GAMES,
+    MISSING_FIELD,
+    MISSING_MODEL,
+    SELF_BATTLE,
+    BadRowError,
+    CheckedRows,
+    check_file,
+    check_records,
+    count_total,
+    model_name,
+)
 
 STYLE_FIELDS = ("token_len", "header_count", "list_count", "bold_count")
 
@@ -31,23 +48,28 @@ class AnswerStyle:
     bold: int
 
     @classmethod
-    def from_metadata(cls, metadata: Mapping[str, Any]) -> AnswerStyle:
-        """Read ``{token_len, header_count, list_count, bold_count}`` (ints or dicts of ints)."""
-        missing = [name for name in STYLE_FIELDS if name not in metadata]
+    def from_metadata(cls, metadata: Mapping[str, Any], name: str = "metadata") -> AnswerStyle:
+        """Read ``{token_len, header_count, list_count, bold_count}`` (ints or dicts of ints).
+
+        Each count must be a finite, non-negative number: else :class:`BadRowError` naming
+        ``name.field`` (``missing_field`` for an absent one, ``bad_number`` for a bad one)."""
+        if not isinstance(metadata, Mapping):
+            raise BadRowError(MISSING_FIELD, name, "not an object")
+        missing = [field for field in STYLE_FIELDS if field not in metadata]
         if missing:
-            raise ValueError(f"answer metadata lacks {', '.join(missing)}")
-        tokens, headers, lists, bold = (_total(metadata[name]) for name in STYLE_FIELDS)
+            raise BadRowError(MISSING_FIELD, f"{name}.{missing[0]}", "absent")
+        tokens, headers, lists, bold = (
+            _total(metadata[field], f"{name}.{field}") for field in STYLE_FIELDS
+        )
         return cls(tokens=tokens, headers=headers, lists=lists, bold=bold)
 
     def as_tuple(self) -> tuple[int, int, int, int]:
         return (self.tokens, self.headers, self.lists, self.bold)
 
 
-def _total(value: Any) -> int:
+def _total(value: Any, name: str) -> int:
     """An int as is, a dict of counts as the sum of its values (all references do this)."""
-    if isinstance(value, Mapping):
-        return int(sum(value.values()))
-    return int(value)
+    return int(count_total(value, name))
 
 
 @dataclass(frozen=True)
@@ -62,37 +84,57 @@ class VerdictRecord:
     model_style: AnswerStyle | None = None
     baseline_style: AnswerStyle | None = None
 
+    def __post_init__(self) -> None:
+        model_name({}, "model", self.model)
+        model_name({}, "baseline", self.baseline)
+        if self.model == self.baseline:
+            raise BadRowError(SELF_BATTLE, "model", f"{self.model!r} is also the baseline")
+
 
 def verdict_record_from_dict(row: Mapping[str, Any], baseline: str | None = None) -> VerdictRecord:
     """Build a record from an arena-hard style row (``games``) or a ProBench file (``"1"``/``"0"``).
 
-    ``baseline`` fills in the baseline name when the row has none (ProBench judgment files do
-    not store it); a row's own ``baseline`` wins.
+    ``baseline`` fills in the baseline name when the row has none (absent or null; ProBench
+    judgment files do not store it); a row's own ``baseline`` wins. A row that cannot be used
+    raises :class:`BadRowError` naming the field (see :mod:`vlmscope.ratings.row_checks`).
     """
-    uid = next((row[key] for key in ("uid", "question_id", "uuid") if key in row), None)
-    if uid is None:
-        raise ValueError("verdict row has no uid / question_id / uuid")
+    uid = next(
+        (row[key] for key in ("uid", "question_id", "uuid") if row.get(key) is not None), None
+    )
+    if uid is None or isinstance(uid, bool) or not isinstance(uid, str | int):
+        raise BadRowError(
+            MISSING_FIELD, "uid", "no uid / question_id / uuid (a string or an integer)"
+        )
     if "games" in row:
         games = row["games"]
-        if len(games) != 2:
-            raise ValueError(f"{uid}: expected 2 games, got {len(games)}")
+        if not isinstance(games, list | tuple) or len(games) != 2:
+            shown = f"{len(games)} games" if isinstance(games, list | tuple) else repr(games)
+            raise BadRowError(BAD_GAMES, "games", f"expected a list of 2 games, got {shown}")
         judgments = (_judgment_text(games[0]), _judgment_text(games[1]))
     elif "1" in row or "0" in row:
-        judgments = (row.get("1"), row.get("0"))
+        judgments = (_judgment_text(row.get("1")), _judgment_text(row.get("0")))
     else:
-        raise ValueError(f"{uid}: no 'games' and no ProBench '1'/'0' judgments")
-    baseline_name = row.get("baseline") or baseline
-    if not baseline_name:
-        raise ValueError(f"{uid}: no baseline in the row; pass the baseline model name")
+        raise BadRowError(MISSING_FIELD, "games", "absent, and no ProBench '1' / '0' judgments")
+    model = model_name(row, "model")
+    own_baseline = row.get("baseline")
+    if own_baseline is None and baseline is None:
+        raise BadRowError(MISSING_MODEL, "baseline", "absent; pass the baseline model name")
+    baseline_name = model_name(
+        row, "baseline", own_baseline if own_baseline is not None else baseline
+    )
+    if model == baseline_name:
+        raise BadRowError(SELF_BATTLE, "model", f"{model!r} is also the baseline")
     model_meta, baseline_meta = row.get("model_metadata"), row.get("baseline_metadata")
     return VerdictRecord(
         uid=str(uid),
-        model=str(row["model"]),
-        baseline=str(baseline_name),
+        model=model,
+        baseline=baseline_name,
         judgments=judgments,
         category=row.get("category"),
-        model_style=AnswerStyle.from_metadata(model_meta) if model_meta else None,
-        baseline_style=AnswerStyle.from_metadata(baseline_meta) if baseline_meta else None,
+        model_style=AnswerStyle.from_metadata(model_meta, "model_metadata") if model_meta else None,
+        baseline_style=AnswerStyle.from_metadata(baseline_meta, "baseline_metadata")
+        if baseline_meta
+        else None,
     )
 
 
@@ -127,12 +169,26 @@ def _judgment_text(game: Any) -> str | None:
     return judgment if isinstance(judgment, str) else None
 
 
+def read_verdict_file(
+    path: str | Path, baseline: str | None = None, *, skip_bad_rows: bool = False
+) -> CheckedRows[VerdictRecord]:
+    """Verdict rows of a JSON-lines file or JSON array, in file order (bootstraps use it).
+
+    A bad row raises :class:`BadRowError` naming the file, the line (JSON lines, 1-based) or
+    index (JSON array) and the field; with ``skip_bad_rows`` it is left out and counted."""
+    return check_file(
+        path, lambda row: verdict_record_from_dict(row, baseline), skip_bad_rows=skip_bad_rows
+    )
+
+
 def read_verdict_records(path: str | Path, baseline: str | None = None) -> list[VerdictRecord]:
-    """Read verdict rows (JSON lines or a JSON array), keeping file order (bootstraps use it)."""
-    return records_from_rows(load_records(path), baseline)
+    """Read verdict rows (JSON lines or a JSON array), keeping file order (bootstraps use it);
+    the first bad row raises (see :func:`read_verdict_file` to skip and count them)."""
+    return read_verdict_file(path, baseline).rows
 
 
 def records_from_rows(
     rows: Iterable[Mapping[str, Any]], baseline: str | None = None
 ) -> list[VerdictRecord]:
-    return [verdict_record_from_dict(row, baseline) for row in rows]
+    """Records of in-memory rows; the first bad row raises, named by its index."""
+    return check_records(rows, lambda row: verdict_record_from_dict(row, baseline)).rows

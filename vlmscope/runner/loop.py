@@ -19,6 +19,7 @@ again, and the score and aggregate phases rerun from the cache.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -35,6 +36,7 @@ from vlmscope.judges.client import Judge
 from vlmscope.messages import Request, Response, cache_key
 from vlmscope.models.base import Backend
 from vlmscope.models.registry import build_backend, commit_every
+from vlmscope.ratings.fit_checks import FitError
 from vlmscope.runner.distributed import ProcessGroup, local_device, process_group
 from vlmscope.runner.output_lock import OutputLocked, output_lock
 from vlmscope.runner.plan import PlannedTrack, plan_tracks
@@ -47,6 +49,8 @@ from vlmscope.runner.results import (
 )
 from vlmscope.runner.run_facts import generation_facts
 from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -69,11 +73,12 @@ class TrackReport:
 
 @dataclass
 class BoardReport:
-    """A track's joint board over every model of the run."""
+    """A track's joint board over every model of the run, or why it could not be fitted."""
 
     track: str
     models: int
-    result_dir: Path
+    result_dir: Path | None
+    error: str | None = None
 
 
 @dataclass
@@ -352,7 +357,16 @@ def _aggregate_all(
     boards = []
     for plan in planned:
         started_at = _now()
-        joint = plan.track.aggregate(results[plan.track.name])
+        try:
+            joint = plan.track.aggregate(results[plan.track.name])
+        except FitError as err:
+            # every per-model result is already written; the board alone cannot be fitted
+            # (e.g. a style feature that never varies), and the run says so instead of failing
+            log.error("%s: no joint board: %s", plan.track.name, err)
+            boards.append(
+                BoardReport(plan.track.name, len(results[plan.track.name]), None, str(err))
+            )
+            continue
         if joint is None:
             continue
         folder = write_board_result(

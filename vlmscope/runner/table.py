@@ -55,5 +55,7 @@ def format_table(report: RunReport) -> str:
     for board in report.boards:
         lines.append(
             f"joint board of {board.track}: {board.models} models in one fit -> {board.result_dir}"
+            if board.error is None
+            else f"joint board of {board.track}: not fitted ({board.error})"
         )
     return "\n".join(lines)
