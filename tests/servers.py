@@ -5,6 +5,8 @@ its headers, and how many times this exact conversation has been seen), so a tes
 faults per request (429 then success, a hang, garbled JSON) independent of arrival order. It is
 a plain asyncio HTTP/1.1 server on 127.0.0.1 with an ephemeral port, in a daemon thread, and it
 keeps what a test needs to assert on: every call, and the most calls it ever held at once.
+A reply can also trickle its body (`Reply.drip_s`): each read gets bytes soon, the whole takes
+long, which only a deadline on the whole request catches.
 
 `transformers_serve` starts the real server on a local model directory, offline;
 `tiny_llava_served` builds a tiny random-weight Llava and serves it (for a module fixture).
@@ -45,6 +47,8 @@ class Reply:
     body: bytes | None = None  # sent instead of a completion (an error body, garbled JSON)
     delay_s: float = 0.0  # wait this long before answering (on top of the stub's latency)
     hang_up: bool = False  # close the connection without answering
+    drip_s: float = 0.0  # send the body `drip_bytes` at a time, this long apart (a slow drip)
+    drip_bytes: int = 1
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,8 @@ class OpenAIStub:
             if await _client_left_within(reader, self.latency_s + reply.delay_s) or reply.hang_up:
                 return False
             body = reply.body if reply.body is not None else _completion(call, reply.text)
+            if reply.drip_s > 0:
+                return await _drip(reader, writer, reply, body)
             await _write(writer, reply.status, reply.headers, body)
             return True
         finally:
@@ -177,6 +183,21 @@ async def _client_left_within(reader: asyncio.StreamReader, delay_s: float) -> b
         await asyncio.wait_for(reader.read(1), timeout=delay_s)
     except asyncio.TimeoutError:
         return False
+    return True
+
+
+async def _drip(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, reply: Reply, body: bytes
+) -> bool:
+    """The head at once, then the body a few bytes at a time: each read the client makes gets
+    something soon, while the whole reply takes `len(body) / drip_bytes * drip_s`. Stops (False:
+    drop the connection) as soon as the client hangs up."""
+    await _write(writer, reply.status, reply.headers, b"", content_length=len(body))
+    for start in range(0, len(body), max(1, reply.drip_bytes)):
+        writer.write(body[start : start + max(1, reply.drip_bytes)])
+        await writer.drain()
+        if await _client_left_within(reader, reply.drip_s):
+            return False
     return True
 
 
@@ -220,10 +241,16 @@ def _completion(call: Call, text: str) -> bytes:
 
 
 async def _write(
-    writer: asyncio.StreamWriter, status: int, headers: Mapping[str, str], body: bytes
+    writer: asyncio.StreamWriter,
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes,
+    *,
+    content_length: int | None = None,
 ) -> None:
+    length = len(body) if content_length is None else content_length
     lines = [f"HTTP/1.1 {status} Stub", "Content-Type: application/json",
-             f"Content-Length: {len(body)}", *(f"{k}: {v}" for k, v in headers.items())]  # fmt: skip
+             f"Content-Length: {length}", *(f"{k}: {v}" for k, v in headers.items())]  # fmt: skip
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
     await writer.drain()
 

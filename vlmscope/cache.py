@@ -51,6 +51,10 @@ NOT_JSON = "value is not JSON"
 NOT_A_RESPONSE = "value is not a response record"
 
 
+class CacheFull(OSError):
+    """The cache could not commit because its disk is full; the message names the file."""
+
+
 class CacheDamaged(RuntimeError):
     """The cache file cannot be used as it is; the message says how to go on.
 
@@ -233,6 +237,11 @@ class ResponseCache:
         try:
             yield
         except sqlite3.DatabaseError as err:
+            if _is_full(err):
+                raise CacheFull(
+                    f"{self.path}: the disk is full ({err}); every answer committed before "
+                    "this one is kept: free space and run again to ask only what is missing"
+                ) from None
             if not _is_damage(err):
                 raise
             raise CacheDamaged(self.path, f"SQLite: {err}") from None
@@ -251,6 +260,12 @@ class ResponseCache:
             len(new),
             listed,
         )
+
+
+def _is_full(err: sqlite3.DatabaseError) -> bool:
+    return getattr(err, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(
+        err
+    )
 
 
 def schema_problem(conn: sqlite3.Connection, *, empty_ok: bool = True) -> str | None:

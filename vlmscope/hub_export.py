@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import datasets
+import pyarrow.parquet as pq
 from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
@@ -69,6 +70,18 @@ def _naming(folder: Path, err: OSError) -> OSError:
     return OSError(err.errno, message) if err.errno is not None else OSError(message)
 
 
+def _write_shard(shard: datasets.Dataset, path: Path) -> None:
+    """One parquet shard, with the features in its schema as `Dataset.to_parquet` writes them.
+
+    Written with pyarrow directly: on a full disk, `Dataset.to_parquet` can abort the whole
+    process inside pyarrow's column writer (a failed check, SIGABRT) when a column is large,
+    where `pq.write_table` raises the `OSError` that `export_folder` turns into a message.
+    """
+    schema = shard.features.arrow_schema
+    table = shard.with_format("arrow")[:]
+    pq.write_table(table.cast(schema).replace_schema_metadata(schema.metadata), str(path))
+
+
 def _write_configs(
     out: Path,
     configs: Mapping[str, datasets.Dataset],
@@ -86,7 +99,7 @@ def _write_configs(
         n_shards = max(1, -(-len(ds) // shard_rows))
         for i in range(n_shards):
             shard = ds.shard(num_shards=n_shards, index=i, contiguous=True)
-            shard.to_parquet(str(out / name / f"{split}-{i:05d}-of-{n_shards:05d}.parquet"))
+            _write_shard(shard, out / name / f"{split}-{i:05d}-of-{n_shards:05d}.parquet")
         entry: dict[str, object] = {
             "data_files": [{"split": split, "path": f"{name}/{split}-*.parquet"}]
         }

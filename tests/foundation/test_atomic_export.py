@@ -8,6 +8,7 @@ import os
 import datasets
 import pytest
 
+from vlmscope import hub_export
 from vlmscope.hub_export import export_folder, load_folder
 
 
@@ -48,17 +49,17 @@ def test_a_rewrite_replaces_the_configs_and_keeps_the_rest(tmp_path):
 def fail_after_first_shard(monkeypatch, folder, seen: list[list[str]]) -> None:
     """Every parquet write after the first hits a full disk; each write also checks what a
     reader of the folder sees at that moment."""
-    write = datasets.Dataset.to_parquet
+    write = hub_export.pq.write_table
     calls = []
 
-    def to_parquet(self, path, *args, **kwargs):
+    def write_table(table, path, *args, **kwargs):
         seen.append(tags(folder))
         calls.append(path)
         if len(calls) > 1:
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return write(self, path, *args, **kwargs)
+        return write(table, path, *args, **kwargs)
 
-    monkeypatch.setattr(datasets.Dataset, "to_parquet", to_parquet)
+    monkeypatch.setattr(hub_export.pq, "write_table", write_table)
 
 
 def test_a_full_disk_leaves_the_old_folder_whole_and_no_temporary_folder(tmp_path, monkeypatch):
@@ -82,13 +83,13 @@ def test_a_full_disk_leaves_the_old_folder_whole_and_no_temporary_folder(tmp_pat
 
 def test_a_full_disk_on_a_first_export_leaves_nothing(tmp_path, monkeypatch):
     folder = tmp_path / "track"
-    monkeypatch.setattr(datasets.Dataset, "to_parquet", _no_space)
+    monkeypatch.setattr(hub_export.pq, "write_table", _no_space)
     with pytest.raises(OSError, match="could not write the dataset folder .*track"):
         export(folder, "new")
     assert os.listdir(tmp_path) == []
 
 
-def _no_space(self, path, *args, **kwargs):
+def _no_space(table, path, *args, **kwargs):
     raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
 

@@ -84,7 +84,8 @@ def handle(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         report = run(config, source=str(args.config))
-    except (ConfigError, CacheDamaged, OutputLocked, MissingDependency) as err:
+    except (ConfigError, CacheDamaged, OutputLocked, MissingDependency, OSError) as err:
+        # OSError: a full disk or an unwritable output folder; the message names the file
         print(f"error: {err}", file=sys.stderr)
         return 2
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only
