@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vlmscope.ratings import (  # noqa: E402
     FASTCHAT_ANCHOR,
@@ -264,6 +265,30 @@ def run_size(n: int, rounds: int, cpus: int) -> None:
     )
 
 
+def end_to_end(n: int, rounds: int) -> None:
+    """A FastChat-shaped JSON-lines file of ``n`` battles (written under /tmp once), streamed
+    (``read_board_battles``) and rated with style control and a ``rounds`` bootstrap."""
+    import resource
+
+    from make_battles import write_battles
+
+    from vlmscope.ratings.battle_presets import BattleSettings, rate_table
+    from vlmscope.ratings.battle_stream import read_board_battles
+
+    path = Path(f"/tmp/vlmscope_battles_{n}.jsonl")
+    if not path.exists():
+        write_battles(path, n)
+    t_read, streamed = timed(lambda: read_board_battles(path, style=True))
+    settings = BattleSettings(reference="fastchat", style_control=True, rounds=rounds)
+    t_fit, _ = timed(lambda: rate_table(streamed.battles, settings))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    print(
+        f"\n{n} battles from {path} ({path.stat().st_size / 1e9:.2f} GB): read {t_read:.1f} s, "
+        f"style control + {rounds}-round bootstrap {t_fit:.1f} s, total {t_read + t_fit:.1f} s, "
+        f"peak RSS {peak:.2f} GB"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[30_000, 300_000])
@@ -274,7 +299,11 @@ def main() -> None:
     args = parser.parse_args()
     warm_up(args.cpus)
     for n in args.sizes:
-        run_size(n, args.rounds, args.cpus)
+        if n >= 1_000_000:  # streamed from disk; the reference comparison runs at 300k
+            end_to_end(n, args.rounds)
+            run_size(300_000, args.rounds, args.cpus)
+        else:
+            run_size(n, args.rounds, args.cpus)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,308 @@
+"""Streamed, columnar reading of a large clean-battle JSON-lines file into the full board's
+:class:`~vlmscope.ratings.battles.Battles`.
+
+The same result as the per-row path (:func:`~vlmscope.ratings.battles.read_battle_records`,
+then the board's selection: ``tstamp`` order, anonymous battles only, records without
+``anony`` / ``tstamp`` anonymous in file order, then ``Battles.from_rows``), without a Python
+object per record: the file is read in blocks of lines, each parsed by ``pyarrow.json`` with an
+explicit schema holding only the fields the fit needs (``model_a``, ``model_b``, ``winner``,
+``anony``, ``tstamp``, the FastChat style counts). A block whose every row passes vectorised
+checks is used as is; a block that does not parse under that schema, or where any row could be
+bad (a null, a blank name, a self battle, an unknown winner, a non-finite number, a negative
+count, a blank line), is read again by the per-row checks of
+:mod:`vlmscope.ratings.row_checks`, so a bad row is the same error (file, line, field) or the
+same counted skip as before. Without pyarrow, or for a JSON array file, the per-row path runs.
+
+One difference remains: sub-count objects (``header_count_a: {"h1": .., ...}``) are read with
+FastChat's keys (``h1``-``h6``, ``ordered`` / ``unordered``, ``**`` / ``__``); another key in
+such an object is ignored here where the per-row path would add it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vlmscope.ratings.battles import (
+    STYLE_ELEMENTS_A,
+    STYLE_ELEMENTS_B,
+    WINNER_OUTCOMES,
+    Battles,
+    battle_row,
+)
+from vlmscope.ratings.row_checks import SKIP_REASONS, RowPlace, check_rows
+
+_BLOCK_BYTES = 32 << 20
+_SUB_KEYS = {
+    "header_count": ("h1", "h2", "h3", "h4", "h5", "h6"),
+    "list_count": ("ordered", "unordered"),
+    "bold_count": ("**", "__"),
+}
+
+
+@dataclass(frozen=True)
+class StreamedBattles:
+    """The full board's battles and, with ``skip_bad_rows``, what was skipped."""
+
+    battles: Battles
+    skipped: dict[str, int] = field(default_factory=dict)
+    first_skipped: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _Columns:
+    """Checked rows of one block: names, outcome, anony, tstamp (NaN = absent), style."""
+
+    model_a: Any  # pyarrow string array or list of str
+    model_b: Any
+    outcome: np.ndarray
+    anony: np.ndarray
+    tstamp: np.ndarray
+    style: np.ndarray | None  # (n, 8): a side then b side
+
+
+def _schema() -> Any:
+    import pyarrow as pa
+
+    def element(name: str) -> tuple[str, Any]:
+        for prefix, keys in _SUB_KEYS.items():
+            if name.startswith(prefix):
+                return name, pa.struct([(k, pa.int64()) for k in keys])
+        return name, pa.int64()
+
+    meta = pa.struct([element(name) for name in STYLE_ELEMENTS_A + STYLE_ELEMENTS_B])
+    return pa.schema(
+        [
+            ("model_a", pa.string()),
+            ("model_b", pa.string()),
+            ("winner", pa.string()),
+            ("anony", pa.bool_()),
+            ("tstamp", pa.float64()),
+            ("conv_metadata", meta),
+        ]
+    )
+
+
+def _fast_block(data: bytes, n_lines: int, schema: Any, style: bool) -> _Columns | None:
+    """The block's columns when pyarrow parses it and every row passes; else None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.json as pj
+
+    try:
+        table = pj.read_json(
+            pa.BufferReader(data),
+            read_options=pj.ReadOptions(block_size=4 << 20),
+            parse_options=pj.ParseOptions(
+                explicit_schema=schema, unexpected_field_behavior="ignore"
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != n_lines:  # blank lines: let the per-row path number them
+        return None
+    a = table.column("model_a").combine_chunks()
+    b = table.column("model_b").combine_chunks()
+    winner = table.column("winner").combine_chunks()
+    anony = table.column("anony").combine_chunks()
+    tstamp = table.column("tstamp").combine_chunks()
+    if a.null_count or b.null_count or winner.null_count or anony.null_count:
+        return None
+    if tstamp.null_count:  # absent and null read alike here
+        return None
+    blank = pc.or_(pc.utf8_is_space(a), pc.equal(pc.utf8_length(a), 0))
+    blank = pc.or_(blank, pc.or_(pc.utf8_is_space(b), pc.equal(pc.utf8_length(b), 0)))
+    if pc.any(blank).as_py() or pc.any(pc.equal(a, b)).as_py():
+        return None
+    outcome = np.full(len(a), np.nan)
+    for name, value in WINNER_OUTCOMES.items():
+        outcome[pc.equal(winner, name).to_numpy(zero_copy_only=False)] = value
+    times = tstamp.to_numpy(zero_copy_only=False)
+    if np.isnan(outcome).any() or not np.isfinite(times).all():
+        return None
+    counts = None
+    meta = table.column("conv_metadata").combine_chunks()
+    if meta.null_count:
+        return None
+    columns = []
+    for element in STYLE_ELEMENTS_A + STYLE_ELEMENTS_B:
+        value = meta.field(element)
+        parts = [value.field(k) for k in value.type.names] if value.type.num_fields else [value]
+        total = np.zeros(len(a))
+        for part in parts:
+            if part.null_count:
+                return None
+            ints = part.to_numpy(zero_copy_only=False)
+            if (ints < 0).any():
+                return None
+            total += ints
+        columns.append(total)
+    counts = np.column_stack(columns)
+    return _Columns(
+        a, b, outcome, anony.to_numpy(zero_copy_only=False), times, counts if style else counts
+    )
+
+
+def _slow_block(
+    text: str, first_line: int, source: str, style: bool, skip_bad_rows: bool
+) -> tuple[_Columns, Counter[str], dict[str, str]]:
+    """The per-row checks on one block (line numbers continue the file's)."""
+
+    def values() -> Any:
+        import json
+
+        for offset, line in enumerate(text.split("\n")):
+            if not line.strip():
+                continue
+            try:
+                yield first_line + offset, json.loads(line)
+            except json.JSONDecodeError as error:
+                from vlmscope.ratings.row_checks import _NotJson
+
+                yield first_line + offset, _NotJson(str(error))
+
+    def build(record: Mapping[str, Any]) -> tuple[Any, bool, float]:
+        row = battle_row(record, style=style)
+        tstamp = record.get("tstamp")
+        return row, bool(record.get("anony", True)), math.nan if tstamp is None else float(tstamp)
+
+    checked = check_rows(
+        values(), lambda n: RowPlace(source, line=n), build, skip_bad_rows=skip_bad_rows
+    )
+    rows = checked.rows
+    has_style = all(r.style_a is not None for r, _, _ in rows)
+    style_counts = (
+        np.array([r.style_a + r.style_b for r, _, _ in rows], dtype=np.float64).reshape(-1, 8)
+        if has_style
+        else None
+    )
+    columns = _Columns(
+        [r.model_a for r, _, _ in rows],
+        [r.model_b for r, _, _ in rows],
+        np.array([r.outcome for r, _, _ in rows], dtype=np.float64),
+        np.array([anony for _, anony, _ in rows], dtype=bool),
+        np.array([t for _, _, t in rows], dtype=np.float64),
+        style_counts,
+    )
+    return columns, Counter(checked.skipped), checked.first_skipped
+
+
+def _blocks(path: Path, block_bytes: int) -> Any:
+    """(bytes ending at a newline or the end of the file, 1-based first line number)."""
+    line = 1
+    rest = b""
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(block_bytes)
+            if not chunk:
+                break
+            data = rest + chunk
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                rest = data
+                continue
+            block, rest = data[: cut + 1], data[cut + 1 :]
+            yield block, line
+            line += block.count(b"\n")
+    if rest:
+        yield rest, line
+
+
+def read_board_battles(
+    path: str | Path,
+    *,
+    style: bool = False,
+    skip_bad_rows: bool = False,
+    block_bytes: int = _BLOCK_BYTES,
+) -> StreamedBattles:
+    """The full board's battles of a clean-battle file: the rows :func:`read_battle_records`
+    keeps (a bad row raises :class:`~vlmscope.ratings.row_checks.BadRowError` naming file, line
+    and field, or with ``skip_bad_rows`` is counted), selected like ``select_board_battles``
+    (stable ``tstamp`` order, anonymous only) and built like ``Battles.from_rows`` (style counts
+    kept when ``style`` and every row has them)."""
+    path = Path(path)
+    source = str(path)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return _per_row(path, style, skip_bad_rows)
+    with open(path, "rb") as handle:
+        head = handle.read(4096)
+    if head.lstrip().startswith(b"["):
+        return _per_row(path, style, skip_bad_rows)
+    schema = _schema()
+    parts: list[_Columns] = []
+    skipped: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    for data, line in _blocks(path, block_bytes):
+        n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        fast = _fast_block(data, n_lines, schema, style)
+        if fast is None:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise ValueError(f"{source}: not UTF-8 text ({error})") from None
+            fast, counts, firsts = _slow_block(text, line, source, style, skip_bad_rows)
+            skipped.update(counts)
+            for reason, message in firsts.items():
+                first.setdefault(reason, message)
+        parts.append(fast)
+    order = {reason: i for i, reason in enumerate(SKIP_REASONS)}
+    totals = dict(sorted(skipped.items(), key=lambda item: order.get(item[0], len(order))))
+    return StreamedBattles(_select(parts, style), totals, first)
+
+
+def _per_row(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
+    from vlmscope.ratings.battle_presets import select_board_battles
+    from vlmscope.ratings.battles import read_battle_records
+
+    checked = read_battle_records(path, style=style, skip_bad_rows=skip_bad_rows)
+    rows = [battle_row(record, style=style) for record in select_board_battles(checked.rows)]
+    return StreamedBattles(
+        Battles.from_rows(rows, style=style), checked.skipped, checked.first_skipped
+    )
+
+
+def _strings(values: Any) -> Any:
+    import pyarrow as pa
+
+    return values if isinstance(values, pa.Array) else pa.array(values, type=pa.string())
+
+
+def _select(parts: list[_Columns], style: bool) -> Battles:
+    """Board selection over all blocks, then ids by first appearance (pandas ``factorize``)."""
+    import pyarrow as pa
+
+    a = pa.chunked_array([_strings(p.model_a) for p in parts], type=pa.string())
+    b = pa.chunked_array([_strings(p.model_b) for p in parts], type=pa.string())
+    outcome = np.concatenate([p.outcome for p in parts]) if parts else np.zeros(0)
+    anony = np.concatenate([p.anony for p in parts]) if parts else np.zeros(0, bool)
+    tstamp = np.concatenate([p.tstamp for p in parts]) if parts else np.zeros(0)
+    absent = np.isnan(tstamp)
+    tstamp[absent] = np.flatnonzero(absent)  # a record without tstamp: its index
+    keep = np.argsort(tstamp, kind="stable")
+    keep = keep[anony[keep]]
+    n = len(keep)
+    names = pa.chunked_array(a.take(pa.array(keep)).chunks + b.take(pa.array(keep)).chunks)
+    encoded = names.combine_chunks().dictionary_encode()
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
+    models = tuple(encoded.dictionary.to_pylist())
+    use_style = style and n > 0 and all(p.style is not None for p in parts)
+    counts = (
+        np.concatenate([p.style for p in parts if p.style is not None])[keep] if use_style else None
+    )
+    return Battles(
+        models=models,
+        model_a=codes[:n],
+        model_b=codes[n:],
+        outcome=outcome[keep],
+        weights=np.ones(n),
+        style_a=None if counts is None else np.ascontiguousarray(counts[:, :4]),
+        style_b=None if counts is None else np.ascontiguousarray(counts[:, 4:]),
+    )
