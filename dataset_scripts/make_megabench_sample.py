@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from PIL import Image, ImageDraw
 
-OUT = Path(__file__).parent / "samples" / "megabench"
+OUT = Path(__file__).resolve().parents[1] / "vlmscope" / "samples" / "megabench"  # package data
 DEMO_HEADER = "Demonstration example(s) of the task:\n\nExample 1:\n"
 CLOSING = (
     "Answer the new question below. The last part of your response should be of the following "

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from PIL import Image, ImageDraw, ImageFont
 
-OUT_DIR = Path(__file__).resolve().parent / "samples" / "simplevqa"
+OUT_DIR = Path(__file__).resolve().parents[1] / "vlmscope" / "samples" / "simplevqa"  # package data
 SCALE = 3
 SOURCE = "vlmscope synthetic sample"
 _STRING_COLUMNS = (

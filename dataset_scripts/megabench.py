@@ -1,125 +1,13 @@
-"""MEGA-Bench as a `datasets` builder over the upstream files a user downloaded.
+"""MEGA-Bench builder entry: the builder lives in `vlmscope.datasets.megabench`.
 
-`datasets` 5 no longer runs loading scripts; `build` instantiates the builder class `MegaBench`:
+    python dataset_scripts/megabench.py DATA_DIR OUT_DIR   # = python -m vlmscope.datasets.megabench
 
-    from dataset_scripts.megabench import build
-    ds = build("path/to/MEGA-Bench", "core")   # parquet + unzipped data/; a bad row raises RowError
-
-Rows keep the 15 upstream string columns unchanged (so the official tools still read them) and
-add `query_images`: the query's images decoded from the relative paths. Rows are read by the
-track's own reader (`vlmscope.tracks.megabench.rows.checked_rows`), so a bad row (a repeated id, a
-task missing from `all_task_meta.json`, an unknown metric, a null answer, a media path leaving
-the data folder) stops the build naming its task, row id and field, as it stops the track.
-`python dataset_scripts/megabench.py DATA_DIR OUT_DIR` exports all four configs as a Hub-style
-folder (parquet + dataset card) that `load_dataset(OUT_DIR, "core")` opens.
+exports all four configs as a Hub-style folder that `load_dataset(OUT_DIR, "core")` opens.
 """
 
-from __future__ import annotations
+from vlmscope.datasets.megabench import CITATION, FEATURES, VERSION, MegaBench, build, export, main
 
-import argparse
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
-import datasets
-
-from dataset_scripts.building import prepare_test_split
-from vlmscope.tracks.media_paths import inside_data_dir
-from vlmscope.tracks.megabench.keywords import task_meta_for
-from vlmscope.tracks.megabench.prompt import is_video
-from vlmscope.tracks.megabench.rows import CONFIGS, STRING_COLUMNS, RowError, checked_rows
-
-CITATION = """@article{chen2024megabench,
-  title={MEGA-Bench: Scaling Multimodal Evaluation to over 500 Real-World Tasks},
-  author={Chen, Jiacheng and others},
-  journal={arXiv preprint arXiv:2410.10563},
-  year={2024}
-}"""
-FEATURES = datasets.Features(
-    {
-        **{c: datasets.Value("string") for c in STRING_COLUMNS},
-        "query_images": datasets.List(datasets.Image()),
-    }
-)
-
-
-VERSION = datasets.Version("1.0.0")
-
-
-class MegaBench(datasets.GeneratorBasedBuilder):
-    VERSION = VERSION
-    BUILDER_CONFIGS = [datasets.BuilderConfig(name=name, version=VERSION) for name in CONFIGS]
-    DEFAULT_CONFIG_NAME = "core"
-
-    def _info(self) -> datasets.DatasetInfo:
-        return datasets.DatasetInfo(
-            description="MEGA-Bench: 505 multimodal tasks; one row per query.",
-            features=FEATURES,
-            citation=CITATION,
-            homepage="https://tiger-ai-lab.github.io/MEGA-Bench/",
-        )
-
-    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
-        if not self.config.data_dir:
-            raise ValueError("data_dir must point to the downloaded MEGA-Bench files")
-        root = Path(self.config.data_dir).resolve()
-        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"root": root})]
-
-    def _generate_examples(self, root: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-        rows = checked_rows(root, [self.config.name], task_meta=task_meta_for(root))
-        for index, (raw, row) in enumerate(rows):
-            images = []
-            for rel in row.query_media:
-                path = inside_data_dir(
-                    root, rel, row=row.where, field="query_media", error=RowError
-                )
-                if is_video(path):
-                    continue
-                if not path.is_file():
-                    raise RowError(f"{row.where}: field 'query_media' names a missing file {rel}")
-                images.append({"bytes": path.read_bytes(), "path": rel})
-            yield (
-                index,
-                {
-                    **{c: "" if raw[c] is None else str(raw[c]) for c in STRING_COLUMNS},
-                    "query_images": images,
-                },
-            )
-
-
-def build(
-    data_dir: str | Path, config: str, cache_dir: str | Path | None = None
-) -> datasets.Dataset:
-    builder = MegaBench(
-        config_name=config, data_dir=str(data_dir), cache_dir=str(cache_dir) if cache_dir else None
-    )
-    return prepare_test_split(builder, RowError)
-
-
-def export(data_dir: str | Path, out_dir: str | Path, cache_dir: str | Path | None = None) -> Path:
-    from vlmscope.hub_export import export_folder
-
-    configs = {name: build(data_dir, name, cache_dir) for name in CONFIGS}
-    return export_folder(
-        out_dir,
-        configs,
-        title="MEGA-Bench (vlmscope export)",
-        description=(
-            "One row per query in the upstream column layout of TIGER-Lab/MEGA-Bench, with the "
-            "query images embedded as `query_images`. Configs: core, open and their single-image "
-            f"subsets.\n\n```bibtex\n{CITATION}\n```"
-        ),
-        default="core",
-    )
-
+__all__ = ["CITATION", "FEATURES", "VERSION", "MegaBench", "build", "export", "main"]
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "data_dir", help="downloaded MEGA-Bench files (config folders + unzipped data/)"
-    )
-    parser.add_argument("out_dir", help="where to write the Hub-style folder")
-    args = parser.parse_args()
-    print(export(args.data_dir, args.out_dir))
+    raise SystemExit(main())

@@ -4,7 +4,8 @@ Layers, top to bottom; a module imports only from its own layer or below, never 
 (`tests/foundation/test_import_layers.py` checks both):
 
 4. `runner` (the phased run, result datasets), `leaderboard` (what the Space shows), `cli`
-3. `tracks` (one package per benchmark, each registered once by its `TrackSpec`)
+3. `tracks` (one package per benchmark, each registered once by its `TrackSpec`), `datasets`
+   (the tracks' `datasets` builders and exports)
 2. `ratings` (Elo, Bradley-Terry, bootstrap, style control, the typed `RatingBoard`), `judges`
 1. `models` (backends), `metrics` (pure scoring functions), `sandbox`
 0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `literals`,

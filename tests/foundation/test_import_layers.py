@@ -18,6 +18,7 @@ LAYER = {
     "cli": 4,
     "__main__": 4,
     "tracks": 3,
+    "datasets": 3,
     "ratings": 2,
     "judges": 2,
     "models": 1,

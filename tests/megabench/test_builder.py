@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dataset_scripts.megabench import build, export
+from vlmscope.datasets.megabench import build, export
 from vlmscope.tracks.megabench.rows import RowError, read_rows
 from vlmscope.tracks.samples import sample_dir
 

@@ -20,7 +20,7 @@ from vlmscope.metrics.megabench.lexicon import WORDNET_DIR_ENV
 from vlmscope.runner.loop import run
 from vlmscope.runner.results import result_dir
 
-SAMPLE = Path(__file__).resolve().parents[2] / "dataset_scripts" / "samples" / "megabench"
+SAMPLE = Path(__file__).resolve().parents[2] / "vlmscope" / "samples" / "megabench"
 
 
 @pytest.fixture

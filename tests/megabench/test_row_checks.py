@@ -18,8 +18,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from dataset_scripts.megabench import build
 from vlmscope.config import ImageBudget, OracleModelConfig, TrackConfig
+from vlmscope.datasets.megabench import build
 from vlmscope.messages import GenerationParams, Response
 from vlmscope.tracks.base import ScoringContext
 from vlmscope.tracks.megabench.prompt import build_prompt

@@ -7,7 +7,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from dataset_scripts.simplevqa import SimpleVQA, export
+from vlmscope.datasets.simplevqa import SimpleVQA, export
 from vlmscope.tracks.simplevqa.rows import SimpleVQADataError
 
 

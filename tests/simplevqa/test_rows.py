@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from dataset_scripts.simplevqa import build
+from vlmscope.datasets.simplevqa import build
 from vlmscope.tracks.simplevqa.rows import (
     SAMPLE_DIR,
     Category,

@@ -27,6 +27,7 @@ from PIL import Image, UnidentifiedImageError
 
 from vlmscope.literals import python_literal
 from vlmscope.tracks.media_paths import inside_data_dir
+from vlmscope.tracks.samples import SAMPLES_ROOT
 
 COLUMNS: tuple[str, ...] = (
     "data_id",
@@ -44,8 +45,8 @@ COLUMNS: tuple[str, ...] = (
 LANGUAGES: tuple[str, ...] = ("CN", "EN")
 PARQUET_NAME = "test.parquet"
 IMAGE_DIR_NAME = "simpleVQA_datasets"
-#: The sample shipped with the repository (`dataset_scripts/make_simplevqa_sample.py`).
-SAMPLE_DIR = Path(__file__).resolve().parents[3] / "dataset_scripts" / "samples" / "simplevqa"
+#: The sample shipped as package data (`dataset_scripts/make_simplevqa_sample.py` writes it).
+SAMPLE_DIR = SAMPLES_ROOT / "simplevqa"
 _REQUIRED_TEXT = ("question", "answer")
 _CATEGORY_KEYS = ("task_category", "subject_category", "entity_class")
 

@@ -1,0 +1,186 @@
+"""An installed wheel works without the repository: the demo, a builder export, the result store.
+
+The wheel is built from a copy of the package's sources (so no `build/` folder in the checkout
+leaks old files into it) and installed with `--no-deps` into a fresh venv in a temporary folder
+outside the repository. The venv gets the current environment's packages (torch, datasets, ...)
+through a `.pth` file that lists its site-packages folders as plain paths: this tests the wheel's
+contents, not dependency resolution. (Not `venv --system-site-packages`: run from inside a venv
+that exposes the base interpreter's packages, not the venv's, and it would run the `.pth` hooks of
+an editable install, which put this checkout back on the path.) Every command runs in the
+temporary folder with PYTHONPATH unset, and the test checks that `vlmscope` comes from the venv
+and that nothing of the checkout (`dataset_scripts`, `run_eval`) can be imported.
+
+Needs setuptools and wheel in the current environment (`scripts/install.sh` installs them): the
+wheel is built offline, without build isolation. About a minute on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD_FILES = ("setup.cfg", "pyproject.toml", "README.md")
+TIMEOUT_S = 300
+
+
+def run(args: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(
+        args, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT_S, check=False
+    )
+    assert done.returncode == 0, f"{args} failed:\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
+    return done.stdout
+
+
+def source_files(package: Path) -> set[str]:
+    """Every file of the package folder a wheel must carry (not bytecode caches)."""
+    return {
+        path.relative_to(package.parent).as_posix()
+        for path in package.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    }
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, set[str]]:
+    """(the wheel, the build's output, the package files it was built from)."""
+    src = tmp_path_factory.mktemp("src")
+    for name in BUILD_FILES:
+        shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(
+        ROOT / "vlmscope", src / "vlmscope", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
+    out = tmp_path_factory.mktemp("wheel")
+    log = run(
+        [sys.executable, "-m", "pip", "wheel", str(src), "-v", "--no-deps", "--no-index"]
+        + ["--no-build-isolation", "-w", str(out)],
+        cwd=src,
+        env=dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1"),
+    )
+    (wheel,) = out.glob("vlmscope-*.whl")
+    return wheel, log, source_files(src / "vlmscope")
+
+
+def test_wheel_carries_every_package_file(built: tuple[Path, str, set[str]]) -> None:
+    wheel, log, files = built
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    assert files - names == set()
+    for shipped in ("samples/megabench/core", "samples/simplevqa/test.parquet", "prompts/"):
+        assert any(n.startswith(f"vlmscope/{shipped}") for n in names), shipped
+    assert "absent from the `packages` configuration" not in log
+    assert not any(n.startswith(("dataset_scripts/", "tests/")) for n in names)
+
+
+@pytest.fixture(scope="module")
+def installed(
+    built: tuple[Path, str, set[str]], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Path, dict[str, str]]:
+    """(the venv's python, a work folder outside the repository, the environment to run in)."""
+    wheel = built[0]
+    base = tmp_path_factory.mktemp("installed")
+    assert not base.resolve().is_relative_to(ROOT)
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    outer = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")]
+    Path(purelib, "outer_environment.pth").write_text("".join(f"{p}\n" for p in outer))
+    work = base / "work"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env |= {
+        "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+        "PYTHONNOUSERSITE": "1",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "HF_HOME": str(base / "hf"),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "OMP_NUM_THREADS": "1",
+    }
+    run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed"]
+        + [str(wheel)],
+        cwd=work,
+        env=env,
+    )
+    return python, work, env
+
+
+def test_the_installed_package_is_the_wheel_not_the_checkout(
+    installed: tuple[Path, Path, dict[str, str]],
+) -> None:
+    python, work, env = installed
+    script = (
+        "import importlib.util as u, json, vlmscope\n"
+        "print(json.dumps([vlmscope.__file__] + [u.find_spec(m) for m in ('dataset_scripts', 'run_eval')]))\n"
+    )
+    found = json.loads(run([str(python), "-c", script], cwd=work, env=env))
+    assert Path(found[0]).is_relative_to(python.parent.parent)
+    assert found[1:] == [None, None]
+
+
+def test_demo_export_and_store_run_from_the_wheel(
+    installed: tuple[Path, Path, dict[str, str]],
+) -> None:
+    python, work, env = installed
+    shutil.copy2(ROOT / "configs" / "demo.yaml", work / "demo.yaml")
+    # the console script the wheel installs; the samples and prompts come from the wheel
+    run([str(python.parent / "vlmscope"), "run", "--config", "demo.yaml"], cwd=work, env=env)
+    results = work / "results" / "demo"
+    assert (results / "run_report.json").is_file()
+
+    # a builder's command line, then its export read back by `datasets`
+    sample = run(
+        [
+            str(python),
+            "-c",
+            "from vlmscope.tracks.samples import sample_dir as s; print(s('megabench'))",
+        ],
+        cwd=work,
+        env=env,
+    ).strip()
+    assert Path(sample).is_relative_to(python.parent.parent)
+    run(
+        [str(python), "-m", "vlmscope.datasets.megabench", sample, "megabench_export"]
+        + ["--cache-dir", "datasets_cache"],
+        cwd=work,
+        env=env,
+    )
+    script = (
+        "import datasets, json\n"
+        "ds = datasets.load_dataset('megabench_export', 'core', split='test',"
+        " cache_dir='load_cache')\n"
+        "print(json.dumps([ds.num_rows, ds.column_names, len(ds[0]['query_images'])]))\n"
+    )
+    rows, columns, images = json.loads(run([str(python), "-c", script], cwd=work, env=env))
+    (core,) = (ROOT / "vlmscope" / "samples" / "megabench" / "core").glob("*.parquet")
+    assert rows == pq.read_metadata(core).num_rows
+    assert "query_images" in columns and images >= 1
+
+    # what the Space reads: the leaderboard package opens the demo's results
+    script = (
+        "import json\n"
+        "from vlmscope.leaderboard.load import ResultsLocation\n"
+        "from vlmscope.leaderboard.store import ResultStore\n"
+        "store = ResultStore(ResultsLocation.local('results/demo'))\n"
+        "print(json.dumps({'tracks': {t: store.models(t) for t in store.tracks()},"
+        " 'problems': [p.error for p in store.problems]}))\n"
+    )
+    store = json.loads(run([str(python), "-c", script], cwd=work, env=env))
+    assert store["problems"] == []
+    assert set(store["tracks"]) >= {"megabench", "simplevqa"}
+    assert all(set(models) >= {"oracle", "tiny-llava"} for models in store["tracks"].values())

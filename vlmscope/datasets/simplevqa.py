@@ -1,0 +1,118 @@
+"""`datasets` builder for SimpleVQA (m-a-p/SimpleVQA), configs `default` and `atomic`.
+
+Loading scripts are gone from `datasets`; `build` instantiates the builder class `SimpleVQA`:
+
+    from vlmscope.datasets.simplevqa import build
+    ds = build("atomic", "path/to/SimpleVQA")  # or data_dir None: the sample
+
+`data_dir` holds the upstream `test.parquet` (or the JSON + `simpleVQA_datasets/` layout). Row
+reading and validation live in `vlmscope.tracks.simplevqa`; this module only adapts them, so a
+bad row (a repeated data_id, an image path leaving the data folder, ...) stops the build with the
+track's own `SimpleVQADataError`.
+Export to a Hub-style folder that `load_dataset(folder, "atomic")` opens:
+
+    python -m vlmscope.datasets.simplevqa --out OUT_DIR [--data-dir DIR]
+
+(`python -m dataset_scripts.simplevqa` in the repository is the same command.)
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from vlmscope.datasets.building import prepare_test_split
+from vlmscope.hub_export import export_folder
+from vlmscope.tracks.simplevqa import hub
+from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
+
+_CITATION = """@article{cheng2025simplevqa,
+  title={SimpleVQA: Multimodal Factuality Evaluation for Multimodal Large Language Models},
+  author={Cheng, Xianfu and others},
+  journal={arXiv preprint arXiv:2502.13059},
+  year={2025}
+}"""
+
+
+class SimpleVQA(datasets.GeneratorBasedBuilder):
+    VERSION = datasets.Version("1.0.0")
+    BUILDER_CONFIGS = [
+        datasets.BuilderConfig(
+            name="default", version=VERSION, description="questions as published"
+        ),
+        datasets.BuilderConfig(
+            name="atomic", version=VERSION, description="atomic questions and facts"
+        ),
+    ]
+    DEFAULT_CONFIG_NAME = "default"
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(
+            description="SimpleVQA: factual visual questions in Chinese and English.",
+            features=hub.FEATURES[self.config.name],
+            citation=_CITATION,
+            license="apache-2.0",
+        )
+
+    def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
+        data_dir = Path(self.config.data_dir) if self.config.data_dir else SAMPLE_DIR
+        return [
+            datasets.SplitGenerator(
+                name=datasets.Split.TEST, gen_kwargs={"data_dir": str(data_dir)}
+            )
+        ]
+
+    def _generate_examples(self, data_dir: str) -> Iterator[tuple[int, dict[str, Any]]]:
+        yield from hub.examples(read_rows(data_dir), self.config.name)
+
+
+def build(
+    config: str,
+    data_dir: str | Path | None = None,
+    cache_dir: str | None = None,
+    **prepare: Any,
+) -> datasets.Dataset:
+    """One config's test split; a bad row raises its `SimpleVQADataError`."""
+    builder = SimpleVQA(
+        config_name=config, data_dir=str(data_dir) if data_dir else None, cache_dir=cache_dir
+    )
+    return prepare_test_split(builder, SimpleVQADataError, **prepare)
+
+
+def export(
+    out_dir: str | Path, data_dir: str | Path | None = None, cache_dir: str | None = None
+) -> Path:
+    """Build both configs and write them as one Hub-style folder (parquet + card)."""
+    built = {
+        name: build(name, data_dir, cache_dir, download_mode="force_redownload")
+        for name in hub.CONFIGS
+    }
+    return export_folder(
+        out_dir,
+        built,
+        title="SimpleVQA",
+        description=(
+            "Factual visual questions (Chinese and English) graded Correct / Incorrect / Not attempted.\n"
+            "`default`: the upstream columns with decoded images; `atomic`: the atomic questions.\n\n"
+            f"```bibtex\n{_CITATION}\n```"
+        ),
+        default="default",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Export SimpleVQA to a Hub-style parquet folder.")
+    parser.add_argument("--out", required=True, help="folder to write")
+    parser.add_argument("--data-dir", help="upstream files (default: the shipped sample)")
+    parser.add_argument("--cache-dir", help="datasets cache for the build")
+    args = parser.parse_args(argv)
+    print(export(args.out, args.data_dir, args.cache_dir))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
