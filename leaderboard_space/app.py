@@ -26,8 +26,22 @@ from vlmscope.leaderboard.prompts import prompt_data_dirs  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.store import ResultStore  # noqa: E402
 from vlmscope.leaderboard.track_info import track_title  # noqa: E402
+from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
 
 TITLE = "vlmscope leaderboard"
+# The overview's column widths (`fit_widths`) fit a 1280 px window in this font and padding;
+# titles wrap between words, cells anywhere (a config hash breaks over two lines).
+CSS = """
+#overview-table .header-cell, #overview-table .body-cell, #overview-table .sizing-body td {
+  font-size: var(--text-sm);
+}
+#overview-table .header-cell .cell-wrap, #overview-table .body-cell .cell-wrap {
+  padding-left: 5px; padding-right: 5px;
+}
+#overview-table .header-cell span { word-break: normal; overflow-wrap: break-word; }
+#overview-table .header-cell .header-icons { position: absolute; right: 2px; bottom: 2px; }
+#overview-table .body-cell span { word-break: normal; overflow-wrap: anywhere; }
+"""
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(
     font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]
@@ -37,7 +51,9 @@ OVERVIEW_NOTE = (
     "Click a column header to sort; the search box filters every column. "
     "**Failed**: requests that got no response; **Unparseable**: answers or verdicts that could "
     "not be read; **Other flags**: any other item not scored normally (e.g. no judge, over the "
-    "image budget). Each model shows its latest run."
+    "image budget). **Samples**: how many samples the scores stand on. Each model shows its "
+    "latest full run of each track; a quick run made with `--limit N` shows only where the model "
+    "has no full run of the track, marked `(limit N)` in Samples."
 )
 SKIPPED_NOTE = (
     "### Skipped result folders\n"
@@ -67,6 +83,12 @@ def found_note(store: ResultStore) -> str:
         found.append(f"{len(store.boards)} rating board{'s' if len(store.boards) > 1 else ''}")
     what = " and ".join(found) or "No result datasets"
     note = f"{what} from {markdown_literal(store.location.source)}."
+    if store.set_aside:
+        n = len(store.set_aside)
+        note += (
+            f" {n} `--limit` run{'s' if n > 1 else ''} left out: the same model has a full run "
+            "of the track."
+        )
     if store.problems:
         n = len(store.problems)
         note += f" {n} result folder{'s' if n > 1 else ''} skipped (listed under the overview)."
@@ -77,7 +99,13 @@ def overview_tab(store: ResultStore) -> None:
     frame = overview_frame(store.summaries, store.boards)
     gr.Markdown(OVERVIEW_NOTE)
     table(
-        frame, show_search="filter", show_row_numbers=True, elem_id="overview-table", max_height=700
+        frame,
+        show_search="filter",
+        show_row_numbers=True,
+        elem_id="overview-table",
+        max_height=700,
+        wrap=True,
+        column_widths=fit_widths(frame),
     )
     if store.problems:
         gr.Markdown(SKIPPED_NOTE, elem_id="skipped-note")
@@ -93,7 +121,7 @@ def overview_tab(store: ResultStore) -> None:
 def main() -> None:
     store = ResultStore(location_from_env(os.environ))
     # host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (a Space sets them)
-    build_app(store).launch(theme=THEME, ssr_mode=False, show_error=True)
+    build_app(store).launch(theme=THEME, css=CSS, ssr_mode=False, show_error=True)
 
 
 if __name__ == "__main__":

@@ -108,10 +108,18 @@ class TrackConfig(_Strict):
 class RunConfig(_Strict):
     output_dir: str = "results"
     cache_path: str | None = Field(default=None, description="default: OUTPUT_DIR/cache.sqlite")
-    limit: int | None = Field(default=None, gt=0, description="first N samples of each track")
+    limit: int | None = Field(
+        default=None,
+        gt=0,
+        description="the first N rows of each track; MEGA-Bench: the first N queries of every "
+        "task, so every task is still scored",
+    )
     models: list[ModelConfig] = Field(min_length=1)
     tracks: list[TrackConfig] = Field(min_length=1)
     push_to_hub: str | None = None
+    note: str | None = Field(
+        default=None, description="printed after the run's table: what the numbers mean"
+    )
     allow_missing_dependencies: bool = Field(
         default=False,
         description="run even when a track's system dependency is missing (summaries say so)",
@@ -145,7 +153,13 @@ class RunConfig(_Strict):
     def config_hash(self) -> str:
         """Hash of everything that changes results (not where they are written)."""
         payload = self.model_dump(
-            exclude={"output_dir", "cache_path", "push_to_hub", "allow_missing_dependencies"}
+            exclude={
+                "output_dir",
+                "cache_path",
+                "push_to_hub",
+                "allow_missing_dependencies",
+                "note",
+            }
         )
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]

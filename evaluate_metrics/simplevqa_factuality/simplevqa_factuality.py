@@ -22,8 +22,9 @@ Args:
     groups (list of str, optional): a group label per item (language, category); adds `by_group`.
     bootstrap_rounds (int, default 1000), seed (int, default 0): the CI bootstrap.
 Returns:
-    F, CO, CGA, NA, IN (float), n_graded, n_judge_unparseable (int), counts (dict),
-    ci95 (dict of [low, high], or None when nothing was graded), by_group (when groups given).
+    F, CO, CGA, NA, IN (float, or None when nothing was graded: no rate, never 0),
+    n_graded, n_judge_unparseable (int), counts (dict), ci95 (dict of [low, high], or None when
+    nothing was graded), note (only when nothing was graded: why), by_group (when groups given).
 """
 _CITATION = """@article{cheng2025simplevqa,
   title={SimpleVQA: Multimodal Factuality Evaluation for Multimodal Large Language Models},

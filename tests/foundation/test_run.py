@@ -36,6 +36,18 @@ def test_run_writes_loadable_results_and_reuses_cache(tmp_path, capsys):
     assert counts["cached"] == 10 and counts["generated"] == 2
 
 
+def test_the_summary_records_the_limit(tmp_path):
+    """A `--limit` run says so in its summary (the leaderboard never shows it over a full run);
+    a full run writes null."""
+    out = tmp_path / "results"
+    folder = result_dir(out, "oracle", "colours")
+    assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out)]) == 0
+    assert load_folder(folder, "summary")[0]["limit"] is None
+    assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out), "--limit", "3"]) == 0
+    summary = load_folder(folder, "summary")[0]
+    assert (summary["limit"], summary["n_samples"]) == (3, 3)
+
+
 def test_unknown_model_filter_is_an_error(tmp_path, capsys):
     code = run_eval.main(
         ["--config", str(CONFIG), "--output-dir", str(tmp_path), "--models", "nobody"]

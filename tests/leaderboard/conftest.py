@@ -24,6 +24,9 @@ def results_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     fabricate.run_simplevqa(out / "simplevqa_run")
     fabricate.run_colours(out / "colours_run")
     fabricate.write_arena_board(out / "arena_board")
+    # debug runs: one after the oracle's full run (which it must not hide), one with no full run
+    fabricate.run_megabench_oracle(out / "megabench_debug", limit=1)
+    fabricate.run_colours(out / "colours_debug", model=fabricate.LIMITED_MODEL, limit=3)
     return out
 
 

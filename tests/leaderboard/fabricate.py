@@ -1,18 +1,20 @@
 """Result folders for the leaderboard tests, each made by the code that makes them for real.
 
 - `run_megabench_oracle`: the real runner, the oracle on the shipped MEGA-Bench sample (no judge,
-  so the open task is flagged `judge_missing`);
+  so the open task is flagged `judge_missing`); with `limit`, a `--limit` debug run (MEGA-Bench:
+  the first `limit` queries of every task);
 - `run_simplevqa`: the real runner on the shipped SimpleVQA sample with two models, the oracle
   (`svqa-strong`) and an OpenAI-compatible model served by a local stub (`svqa-weak`: right on
   a third of the questions, "I don't know" on a third, wrong on the rest), graded over HTTP by
-  the stub as the SimpleVQA grader would (exact match, `tests/simplevqa/exact_grader.py`);
+  the stub as the SimpleVQA grader would (exact match, `tests/simplevqa/exact_grader.py`), an
+  "I don't know" after a first reply the track cannot read and asks again about;
 - `write_arena_board`: the VisionArena human battles of the FastChat golden
   (`tests/golden/arena/battles_5k.jsonl`) rated by `vlmscope ratings battles --reference
   fastchat --style-control --result-dir DIR`: a board result dataset with every category;
 - `run_colours`: the real runner on the test suite's colour track (`tests/colour_track.py`), a
   plugin track (`tests/plugins`) with a title but no headlines or page of its own, so the Space
   shows its first numbers on the generic page (a track no registration knows at all is in
-  `broken`);
+  `broken`); with `limit`, a `--limit` debug run;
 - `write_hostile`: a MEGA-Bench-shaped result whose model name, task name, keyword, response,
   parsed answer, reference and judge reply carry script payloads that set `window.__pwned`.
   It is written by hand on purpose: it stands for untrusted data (a results repo anyone can
@@ -43,6 +45,7 @@ BATTLES = REPO / "tests" / "golden" / "arena" / "battles_5k.jsonl"
 ARENA_GOLDEN = REPO / "tests" / "golden" / "arena" / "fastchat_leaderboards.json"
 ARENA_TRACK = "visionarena"
 COLOUR_TRACK = "colours"  # the test suite's plugin track (tests/plugins)
+LIMITED_MODEL = "colour-quick"  # has only a `--limit` run
 PAYLOAD = (
     "<script>window.__pwned = 1; alert('script')</script>"
     "<img src=x onerror=\"window.__pwned = 1; alert('img')\">"
@@ -53,18 +56,24 @@ HOSTILE_KEYWORD = "<b>bold</b><img src=x onerror=window.__pwned=1>"
 WEAK_WRONG = "banana"
 
 
-def run_megabench_oracle(out: Path) -> None:
-    assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out)]) == 0
+def run_megabench_oracle(out: Path, limit: int | None = None) -> None:
+    _run(CONFIG, out, limit)
 
 
-def run_colours(out: Path, model: str = "colour-oracle", n_samples: int = 8) -> None:
+def run_colours(
+    out: Path, model: str = "colour-oracle", n_samples: int = 8, limit: int | None = None
+) -> None:
     config = {
         "models": [{"backend": "oracle", "name": model}],
         "tracks": [{"name": COLOUR_TRACK, "options": {"n_samples": n_samples}}],
     }
-    assert (
-        run_eval.main(["--config", str(_write_config(out, config)), "--output-dir", str(out)]) == 0
-    )
+    _run(_write_config(out, config), out, limit)
+
+
+def _run(config: Path, out: Path, limit: int | None) -> None:
+    """`run_eval.py --config CONFIG --output-dir OUT [--limit LIMIT]`."""
+    args = ["--config", str(config), "--output-dir", str(out)]
+    assert run_eval.main(args + (["--limit", str(limit)] if limit else [])) == 0
 
 
 def _write_config(out: Path, config: dict[str, Any]) -> Path:
@@ -85,15 +94,24 @@ def weak_answer(question_index: int, gold: str) -> str:
     return (gold, "I don't know", WEAK_WRONG)[question_index % 3]
 
 
+UNREADABLE_GRADE = "Let me think about it."
+
+
 def _stub_replier(gold: dict[str, str]) -> Any:
+    """Answers as `svqa-weak`, and grades; an "I don't know" is first graded with a reply the
+    grader cannot read, so the track asks again (a retry prompt: the same one, plus a reminder)."""
     questions = list(gold)
+    graded: set[tuple[str, str]] = set()
 
     def reply(call: Call) -> str:
         try:
-            read_grader_prompt(call.prompt)
+            _format, answer, response = read_grader_prompt(call.prompt)
         except ValueError:  # not a grader prompt: the weak model is asked a question
             index = next(i for i, q in enumerate(questions) if q in call.prompt)
             return weak_answer(index, gold[questions[index]])
+        if response == "I don't know" and (answer, response) not in graded:
+            graded.add((answer, response))
+            return UNREADABLE_GRADE
         return grader_reply(call.prompt)
 
     return reply
@@ -148,6 +166,20 @@ def arena_models() -> list[str]:
     """The models of the golden battles, best first on FastChat's overall board."""
     ratings = arena_golden("full")["rating"]
     return sorted(ratings, key=lambda model: -ratings[model])
+
+
+def overview_order() -> list[str]:
+    """Every model of the test results in the overview's order: best first by MEGA-Bench, then
+    SimpleVQA, then Colours (ties by name), then the rating of the arena board."""
+    return [
+        "oracle",
+        HOSTILE_MODEL,
+        "svqa-strong",
+        "svqa-weak",
+        "colour-oracle",
+        LIMITED_MODEL,
+        *arena_models(),
+    ]
 
 
 def track_result(

@@ -5,7 +5,9 @@ colour-track runs, the VisionArena board of the golden human battles (as `vlmsco
 battles --result-dir` writes it) and a hostile result, under an audit hook that logs any outside
 connection. Every page must show the expected models and numbers, sorting must reorder the
 overview, the rating page must follow its category and style-control pickers, the sample browser
-must show responses as text, and the script payloads in the hostile result must run nothing.
+must show responses as text (a grader's retry labelled as one), and the script payloads in the
+hostile result must run nothing. At 1280x800 every overview column must be in view, titles whole,
+and a `--limit` run marked.
 Over a results folder with damaged result folders (`broken`), the app must start, show the good
 runs and list each skipped folder, a folder named with HTML as that text.
 Screenshots go to `test-artifacts/leaderboard/`.
@@ -31,7 +33,8 @@ from tests.leaderboard.fabricate import (
     ARENA_TRACK,
     HOSTILE_MODEL,
     PAYLOAD,
-    arena_models,
+    UNREADABLE_GRADE,
+    overview_order,
     simplevqa_gold,
 )
 from vlmscope.leaderboard.rating_view import board_view, rating_frame
@@ -57,8 +60,7 @@ LAUNCH_ARGS = [
     "--disable-sync",
 ]
 TOP = "glm-4v-72b-07"  # first on the overall board of the golden battles
-ARENA = tuple(arena_models())
-MODELS = ("oracle", HOSTILE_MODEL, "svqa-strong", "svqa-weak", "colour-oracle", *ARENA)
+MODELS = tuple(overview_order())
 SIMPLEVQA_QUESTION = next(iter(simplevqa_gold()))  # data id 0: the first sample browsed
 
 
@@ -153,9 +155,11 @@ def chromium() -> Iterator[sync_api.Browser]:
 
 
 @contextmanager
-def browse(browser: sync_api.Browser, url: str) -> Iterator[Watched]:
+def browse(
+    browser: sync_api.Browser, url: str, width: int = 1400, height: int = 1000
+) -> Iterator[Watched]:
     """A new page on the Space's overview, watched for dialogs and outside requests."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(15_000)
     seen = Watched(page)
     page.goto(url, wait_until="networkidle")
@@ -240,6 +244,43 @@ def test_overview_shows_every_model_and_headline(watched: Watched, store: Result
     # best first by MEGA-Bench, then SimpleVQA, then Colours, then the rating
     assert model_order(page) == list(MODELS)
     shot(page, "overview")
+
+
+# Each overview title: its box, and whether its text is cut (an ellipsis or a clipped line).
+TITLES_JS = """() => {
+  const table = document.querySelector('#overview-table');
+  const frame = table.querySelector('.virtual-table-viewport').getBoundingClientRect();
+  return [...table.querySelectorAll('thead th.header-cell')].map(th => {
+    const text = th.querySelector('.header-content span') || th;
+    const box = th.getBoundingClientRect();
+    return {title: text.innerText.replace(/\\s+/g, ' ').trim(), left: box.left, right: box.right,
+            frame_right: frame.right, cut: text.scrollWidth > text.clientWidth};
+  });
+}"""
+
+
+def test_overview_fits_a_1280_px_window(
+    chromium: sync_api.Browser, server: tuple[str, Path]
+) -> None:
+    """At 1280x800 the page scrolls sideways nowhere: every column title is whole and inside
+    the window and the table's frame, the last one too, and the `--limit` run is marked."""
+    with browse(chromium, server[0], width=1280, height=800) as seen:
+        page = seen.page
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(ARTIFACTS / "overview_1280.png"))
+        titles = page.evaluate(TITLES_JS)
+        assert [t["title"] for t in titles][-3:] == ["Failed", "Unparseable", "Other flags"]
+        for title in titles:
+            assert title["left"] >= 0 and title["right"] <= 1280, title
+            assert title["right"] <= title["frame_right"] + 0.5, title
+            assert not title["cut"], title
+        sideways = page.evaluate(
+            "() => { const v = document.querySelector('#overview-table .virtual-table-viewport');"
+            " return [v.scrollWidth, v.clientWidth, document.documentElement.scrollWidth]; }"
+        )
+        assert sideways[0] <= sideways[1] and sideways[2] <= 1280
+        shown = lines(page, "#overview-table")
+        assert "3 (limit 3)" in shown and "14" in shown and "7 (limit 1)" not in shown
 
 
 def test_sorting_changes_the_order(watched: Watched) -> None:
@@ -354,6 +395,14 @@ def test_sample_browser_shows_response_prompt_and_scores(watched: Watched) -> No
     wait_for_value(page, "#samples-response", "圆形")
     assert SIMPLEVQA_QUESTION in page.locator("#samples-prompt textarea").input_value()
     shot(page, "samples_simplevqa")
+    choose(page, "#samples-model", "svqa-weak")
+    choose(page, "#samples-sample", "1")  # "I don't know", graded after one unreadable reply
+    wait_for_value(page, "#samples-judge", "grader reply 2 (retry)")
+    assert page.locator("#samples-judge textarea").input_value() == (
+        f"[grader reply 1 (unreadable: asked again)]\n{UNREADABLE_GRADE}\n\n"
+        "[grader reply 2 (retry)]\nC"
+    )
+    shot(page, "samples_simplevqa_retry")
     choose(page, "#samples-track", "megabench")
 
 

@@ -110,12 +110,25 @@ def _row(**changes: Any) -> dict[str, Any]:
         ({"track": ""}, "the summary names no track"),
         ({"n_samples": "many"}, "n_samples 'many' is not a count"),
         ({"n_samples": -1}, "n_samples -1 is not a count"),
+        ({"limit": 0}, "limit 0 is not a sample limit"),
+        ({"limit": -2}, "limit -2 is not a sample limit"),
+        ({"limit": "3"}, "limit '3' is not a sample limit"),
+        ({"limit": True}, "limit True is not a sample limit"),
     ],
 )
 def test_a_summary_row_that_cannot_be_shown_says_why(changes: dict, reason: str) -> None:
     with pytest.raises(BadResult) as raised:
         summary_record(_row(**changes), Path("x"))
     assert str(raised.value) == reason
+
+
+def test_a_summary_without_a_limit_is_a_full_run() -> None:
+    """Summaries from before the `limit` column, and those of full runs (null, or -1)."""
+    for row in (_row(), _row(limit=None), _row(limit=-1), _row(format_version=1)):
+        record = summary_record(row, Path("x"))
+        assert record.limit is None and not record.limited
+    record = summary_record(_row(limit=5), Path("x"))
+    assert record.limit == 5 and record.limited
 
 
 def test_format_versions() -> None:

@@ -22,6 +22,7 @@ from vlmscope.leaderboard.load import (
     location_from_env,
     read_config_rows,
 )
+from vlmscope.leaderboard.records import SummaryRecord, latest_per_run
 from vlmscope.leaderboard.store import Problem, ResultStore, UnknownRun
 from vlmscope.ratings.battle_presets import BattleSettings, rate_battles
 from vlmscope.ratings.board import RatingBoard
@@ -37,7 +38,8 @@ def test_finds_one_folder_per_model_and_track(results_dir: Path) -> None:
     names = sorted(f"{f.parent.name}/{f.name}" for f in folders)
     assert "oracle/megabench" in names and "svqa-weak/simplevqa" in names
     assert "results/arena_board" in names  # a board folder is a result folder of its own
-    assert len(names) == 6  # oracle, hostile, 2 SimpleVQA, colours, the arena board
+    # oracle, hostile, 2 SimpleVQA, colours, the arena board; the two `--limit` runs
+    assert len(names) == 8
 
 
 def test_store_reads_summaries_and_the_board(store: ResultStore) -> None:
@@ -71,6 +73,22 @@ def test_the_latest_run_of_a_model_wins(tmp_path: Path) -> None:
     run_colours(tmp_path / "a_newer", n_samples=6)
     store = ResultStore(ResultsLocation.local(tmp_path))
     assert [(r.model, r.n_samples) for r in store.summaries] == [("colour-oracle", 6)]
+
+
+def _record(finished: str, limit: int | None = None) -> SummaryRecord:
+    return SummaryRecord(
+        "m", "t", 1, {}, {}, {}, "", finished, finished, Path(finished), limit=limit
+    )
+
+
+def test_a_full_run_wins_over_any_limited_run() -> None:
+    """A `--limit` run shows only where the model has no full run of the track, however newer."""
+    full, newer_full = _record("2026-01-01"), _record("2026-01-02")
+    debug, newer_debug = _record("2026-02-01", limit=1), _record("2026-03-01", limit=2)
+    assert latest_per_run([full, debug]) == latest_per_run([debug, full]) == [full]
+    assert latest_per_run([newer_debug, full, debug, newer_full]) == [newer_full]
+    assert latest_per_run([newer_debug, debug]) == latest_per_run([debug, newer_debug])
+    assert latest_per_run([debug, newer_debug]) == [newer_debug]
 
 
 def _small_board(folder: Path, track: str = "arena") -> Path:

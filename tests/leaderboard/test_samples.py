@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.leaderboard.fabricate import HOSTILE_MODEL, HOSTILE_TASK, PAYLOAD
+from tests.leaderboard.fabricate import HOSTILE_MODEL, HOSTILE_TASK, PAYLOAD, UNREADABLE_GRADE
 from vlmscope.leaderboard import samples as sv
 from vlmscope.leaderboard.prompts import prompt_data_dirs, prompt_view
 from vlmscope.leaderboard.safe_html import as_text, plain_label
@@ -76,3 +76,56 @@ def test_prompt_falls_back_to_meta_or_says_it_is_missing(tmp_path: Path) -> None
     question = prompt_view("simplevqa", {"question": "What is shown?", "data_id": -5}, dirs)
     assert question.text == "What is shown?" and "images not available" in question.note
     assert prompt_view("other", {}, dirs).note.startswith("prompt not available")
+
+
+def test_a_grader_retry_is_labelled() -> None:
+    """SimpleVQA asks its grader again after a reply it cannot read: the two replies (which can
+    read alike) each say which they are."""
+    row = {
+        "sample_id": "3",
+        "outcome": "ok",
+        "extra": '{"grader_replies": ["I think so", "A"], "judge_error": null}',
+    }
+    assert sv.sample_view(row).judge == (
+        "[grader reply 1 (unreadable: asked again)]\nI think so\n\n[grader reply 2 (retry)]\nA"
+    )
+    assert sv.grader_labels(2, "judge_unparseable") == [
+        "grader reply 1 (unreadable: asked again)",
+        "grader reply 2 (retry; unreadable)",
+    ]
+    assert sv.grader_labels(1, "judge_unparseable") == ["grader reply 1 (unreadable)"]
+    # the retry itself failed: the one reply was unreadable, and the error follows it
+    failed = sv.judge_text({"grader_replies": ["hm"], "judge_error": "timeout"}, "request_failed")
+    assert failed == "[grader reply 1 (unreadable: asked again)]\nhm\n\njudge error: timeout"
+
+
+def test_grader_replies_of_a_real_run(store: ResultStore) -> None:
+    """The weak model's "I don't know" is graded after one unreadable reply (`fabricate`)."""
+    rows = store.details("simplevqa", "svqa-weak")
+    assert sv.sample_view(rows[0]).judge == "[grader reply]\nA"
+    retried = sv.sample_view(sv.find_sample(rows, "1"))
+    assert retried.judge == (
+        f"[grader reply 1 (unreadable: asked again)]\n{UNREADABLE_GRADE}\n\n"
+        "[grader reply 2 (retry)]\nC"
+    )
+
+
+def test_pairwise_games_say_their_order_verdict_and_nudge() -> None:
+    games = [
+        {"model_first": False, "judgment": "[[B>A]]", "label": "B>A", "outcome": "parsed"},
+        {
+            "model_first": True,
+            "judgment": "Both are fine.\n\n[[A=B]]",
+            "label": "A=B",
+            "outcome": "parsed",
+            "nudged": True,
+            "error": None,
+        },
+    ]
+    text = sv.judge_text({"games": games})
+    first, second = text.split("\n\n[game 2")
+    assert first == "[game 1: baseline as A, model as B; verdict B>A (parsed)]\n[[B>A]]"
+    assert second.startswith(
+        ": model as A, baseline as B; verdict A=B (parsed); nudged: the first reply named no "
+        "verdict, then the reply to the nudge]\nBoth are fine."
+    )

@@ -141,3 +141,21 @@ def test_board_note_says_where_the_board_came_from(store: ResultStore) -> None:
     hostile = dataclasses.replace(record, source="<img src=x onerror=alert(1)> [x](y)")
     shown = board_note(hostile, "<b>t</b>")
     assert "<img" not in shown and "<b>" not in shown and "](" not in shown
+
+
+def test_the_simplevqa_page_says_which_models_were_not_graded_the_papers_way():
+    from pathlib import Path
+
+    from vlmscope.leaderboard.records import SummaryRecord
+    from vlmscope.leaderboard.simplevqa_view import grading_note
+
+    def record(model: str, protocol: str) -> SummaryRecord:
+        scores = {"F": 1.0, "grader": {"protocol": protocol}}
+        return SummaryRecord(model, "simplevqa", 6, scores, {}, {}, "", "", "", Path("."))
+
+    paper = record("a", "llm (the paper's grading with a judge)")
+    offline = record("b", "offline_match (not the paper's LLM grading)")
+    assert grading_note({"a": paper}) == ""
+    assert grading_note({"a": paper, "b": offline}) == (
+        "Not the paper's grading for these models: b: offline_match (not the paper's LLM grading)."
+    )

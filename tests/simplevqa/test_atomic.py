@@ -34,7 +34,8 @@ def test_table_and_rates() -> None:
 
 def test_no_pairs() -> None:
     result = atomic_analysis([], unpaired=3)
-    assert result["original_accuracy"] == 0.0 and result["perception_failure_share"] == 0.0
+    assert result["original_accuracy"] is None and result["atomic_accuracy"] is None
+    assert result["perception_failure_share"] == 0.0
 
 
 def test_unparseable_grades_cannot_be_paired() -> None:

@@ -35,3 +35,12 @@ def test_unknown_grade_is_an_error() -> None:
     metric = evaluate.load(str(MODULE_DIR))
     with pytest.raises(ValueError, match="maybe"):
         metric.compute(predictions=["maybe"])
+
+
+def test_nothing_graded_gives_null_rates() -> None:
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(MODULE_DIR))
+    result = metric.compute(predictions=["judge_unparseable"] * 2, groups=["CN", "EN"])
+    assert result["n_graded"] == 0 and result["CO"] is None and result["F"] is None
+    assert result["ci95"] is None and result["note"].startswith("no item graded")
+    assert result["by_group"]["CN"]["CGA"] is None

@@ -10,6 +10,7 @@ import pytest
 
 from vlmscope.tracks.simplevqa.grading import Grade
 from vlmscope.tracks.simplevqa.metrics import (
+    NO_GRADE_NOTE,
     bootstrap_rates,
     factuality_rates,
     factuality_table,
@@ -45,10 +46,20 @@ def test_unparseable_grades_are_counted_but_not_rated() -> None:
     assert table["counts"] == {"correct": 2, "incorrect": 1, "not_attempted": 0}
 
 
-def test_empty_group_has_zero_rates_and_no_ci() -> None:
+def test_empty_group_has_null_rates_a_note_and_no_ci() -> None:
     table = factuality_table([U], rounds=100, rng=np.random.default_rng(0))
     assert table["n_graded"] == 0 and table["ci95"] is None
-    assert all(table[k] == 0.0 for k in ("CO", "IN", "NA", "CGA", "F"))
+    assert all(table[k] is None for k in ("CO", "IN", "NA", "CGA", "F"))
+    assert table["note"] == NO_GRADE_NOTE
+    assert "note" not in factuality_table([C], rounds=0, rng=np.random.default_rng(0))
+
+
+def test_groups_with_nothing_graded_have_null_rates() -> None:
+    tables = grouped_tables([C, U, U], ["EN", "CN", "CN"], rounds=50, seed=0)
+    assert tables["EN"]["CO"] == 1.0 and tables["EN"]["ci95"] is not None
+    cn = tables["CN"]
+    assert cn["n_graded"] == 0 and cn["n_judge_unparseable"] == 2 and cn["ci95"] is None
+    assert [cn[k] for k in ("F", "CO", "CGA", "NA", "IN")] == [None] * 5
 
 
 def test_bootstrap_is_seeded_and_brackets_the_estimate() -> None:

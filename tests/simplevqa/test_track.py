@@ -20,6 +20,7 @@ from vlmscope.models.oracle import OracleBackend
 from vlmscope.tracks.base import Sample, Scored, ScoringContext
 from vlmscope.tracks.registry import build_track
 from vlmscope.tracks.simplevqa import track as track_module
+from vlmscope.tracks.simplevqa.metrics import NO_GRADE_NOTE
 from vlmscope.tracks.simplevqa.report import TABLES_FILE, SimpleVQAReport, tables_markdown
 from vlmscope.tracks.simplevqa.track import SimpleVQATrack
 
@@ -180,9 +181,19 @@ def test_unparseable_grades_are_shown_not_graded(tmp_path: Path) -> None:
     samples, scored = run_track(track, None, ScriptedGrader(["no idea"]), tmp_path / "c.sqlite")
     assert [s.outcome for s in scored] == ["judge_unparseable"] * 2
     assert scored[0].scores == {} and scored[0].extra["grader_replies"] == ["no idea", "no idea"]
-    summary = track.summarize(samples, scored).summary()
-    assert summary["n_graded"] == 0 and summary["n_judge_unparseable"] == 2 and summary["CO"] == 0.0
-    assert summary["by_language"]["CN"]["n_judge_unparseable"] == 2
+    report = track.summarize(samples, scored)
+    summary = report.summary()
+    assert summary["n_graded"] == 0 and summary["n_judge_unparseable"] == 2
+    assert [summary[k] for k in ("F", "CO", "CGA", "NA", "IN")] == [None] * 5  # never 0
+    assert summary["note"] == f"{NO_GRADE_NOTE} (2 judge_unparseable)"
+    assert summary["overall"]["ci95"] is None and summary["overall"]["note"] == NO_GRADE_NOTE
+    cn = summary["by_language"]["CN"]
+    assert cn["n_judge_unparseable"] == 2 and cn["F"] is None and cn["note"] == NO_GRADE_NOTE
+    tables = tables_markdown(summary)
+    assert "| all | 0 | 2 | n/a (0 graded) | n/a (0 graded) |" in tables
+    assert "| CN | 0 | 2 | " + " | ".join(["n/a (0 graded)"] * 5) + " |" in tables
+    assert f"Note: {summary['note']}." in tables and " 0.0" not in tables
+    assert json.loads(json.dumps(summary))["F"] is None  # stored as JSON null
 
 
 def test_atomic_analysis_and_tables(tmp_path: Path) -> None:

@@ -4,8 +4,10 @@ Scores are percentages (0-100) as the papers print them, under the headlines eac
 registers; a track with a rating board shows every model of that one fit, its rating on the
 board's own scale with the 95% interval beside it. Each model also shows when it was last run, under which config
 hash(es), and how many of its items failed, could not be parsed, or were otherwise flagged, so
-a low score caused by broken requests is visible next to the score itself. Below it, the result
-folders that were skipped, each with the reason (`skipped_frame`).
+a low score caused by broken requests is visible next to the score itself. `Samples` says how
+many samples each score stands on and marks a `--limit` run, which shows only where the model
+has no full run of the track (`records.latest_per_run`). Below it, the result folders that were
+skipped, each with the reason (`skipped_frame`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from vlmscope.leaderboard.store import Problem
 from vlmscope.leaderboard.track_info import headlines_for, ordered_tracks, track_title
 from vlmscope.leaderboard.values import MISSING, number_at, percent
 
-RUN_COLUMNS = ["Run date", "Config hash", "Failed", "Unparseable", "Other flags"]
+RUN_COLUMNS = ["Samples", "Run date", "Config hash", "Failed", "Unparseable", "Other flags"]
 SKIPPED_COLUMNS = ["Folder", "Reason"]
 
 
@@ -77,12 +79,25 @@ def _run_columns(runs: Sequence[SummaryRecord], boards: Sequence[BoardRecord]) -
         (b.finished_at, b.config_hash) for b in boards
     ]
     return {
+        "Samples": samples_text(runs),
         "Run date": max((finished[:10] for finished, _ in made), default=""),
         "Config hash": ", ".join(sorted({config for _, config in made if config})),
         "Failed": sum(r.failed for r in runs),
         "Unparseable": sum(r.unparseable for r in runs),
         "Other flags": sum(r.other_flags for r in runs),
     }
+
+
+def samples_text(runs: Sequence[SummaryRecord]) -> str:
+    """How many samples the model's scores stand on: `14`, or per track (`MEGA-Bench 14,
+    SimpleVQA 10`) when it has several; a `--limit` run is marked (`7 (limit 1)`)."""
+    by_track = {r.track: r for r in runs}
+    shown = []
+    for track in ordered_tracks(by_track):
+        record = by_track[track]
+        count = f"{record.n_samples}" + (f" (limit {record.limit})" if record.limited else "")
+        shown.append(count if len(by_track) == 1 else f"{track_title(track)} {count}")
+    return ", ".join(shown)
 
 
 def skipped_frame(problems: Sequence[Problem]) -> pd.DataFrame:

@@ -11,7 +11,9 @@ shows as a missing number.
 
 Formats (`format_version`, missing = 1): 1, the first release, has the columns of
 `SUMMARY_COLUMNS` and no boards; 2 adds `format_version` and rating boards, folders of their
-own whose row has `kind` = "rating_board" and the board as JSON.
+own whose row has `kind` = "rating_board" and the board as JSON. A model's summary may carry
+`limit`, the `--limit` of a debug run (null or -1: a full run); one without the column (every
+summary written before it was added) is a full run.
 """
 
 from __future__ import annotations
@@ -85,6 +87,13 @@ class SummaryRecord:
     started_at: str
     finished_at: str
     folder: Path
+    limit: int | None = None
+    """The run's `--limit`, None for a full run."""
+
+    @property
+    def limited(self) -> bool:
+        """A debug run over the first rows (or queries per task) only, not the whole track."""
+        return self.limit is not None
 
     @property
     def failed(self) -> int:
@@ -141,7 +150,18 @@ def summary_record(row: Mapping[str, Any], folder: Path) -> SummaryRecord:
         started_at=_text(row, "started_at"),
         finished_at=_text(row, "finished_at"),
         folder=folder,
+        limit=_limit(row),
     )
+
+
+def _limit(row: Mapping[str, Any]) -> int | None:
+    """The `limit` column: a positive count, or None for a full run (no column, null or -1)."""
+    value = row.get("limit")
+    if value is None or value == -1:
+        return None
+    if not _is_count(value) or value < 1:
+        raise BadSummary(f"limit {value!r} is not a sample limit")
+    return int(value)
 
 
 _NOT_JSON = object()
@@ -185,19 +205,27 @@ def _count(row: Mapping[str, Any], key: str) -> int:
 
 
 def latest_per_run(records: Iterable[SummaryRecord]) -> list[SummaryRecord]:
-    """One record per (model, track): the one that finished last.
+    """One record per (model, track): the full run that finished last, or, for a pair with no
+    full run, the limited run that finished last.
 
     A results folder can hold several runs of the same model on the same track (two configs'
     output dirs side by side); the leaderboard shows the newest, as a re-run replaces a result.
+    A `--limit` run is a debug run over a few samples: it never replaces a full run, however
+    recent, and shows (marked) only where there is nothing better.
     """
     latest: dict[tuple[str, str], SummaryRecord] = {}
     for record in records:
         if not record.model or not record.track:
             continue
         key = (record.model, record.track)
-        if key not in latest or record.finished_at >= latest[key].finished_at:
+        if key not in latest or _preference(record) >= _preference(latest[key]):
             latest[key] = record
     return sorted(latest.values(), key=lambda r: (r.track, r.model))
+
+
+def _preference(record: SummaryRecord) -> tuple[bool, str]:
+    """Full runs before limited ones, then the one that finished last."""
+    return (not record.limited, record.finished_at)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ NO_TASK = "(no task)"
 TASK_KEYS = ("task_name", "task_category", "category")  # MEGA-Bench, SimpleVQA, generic
 REFERENCE_KEYS = ("answer", "reference", "gold")
 SCORE_COLUMNS = ["Score", "Value", "Outcome"]
+UNREADABLE_VERDICT = "judge_unparseable"  # the outcome of a row whose verdict was never read
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def sample_view(row: Mapping[str, Any]) -> SampleView:
         parsed=as_text(row.get("parsed", "")),
         reference=as_text(reference_of(extra, meta)),
         scores=scores_frame(row, extra),
-        judge=as_text(judge_text(extra)),
+        judge=as_text(judge_text(extra, str(row.get("outcome") or ""))),
         meta=meta,
     )
 
@@ -104,18 +105,54 @@ def scores_frame(row: Mapping[str, Any], extra: Mapping[str, Any]) -> pd.DataFra
     return pd.DataFrame(rows, columns=SCORE_COLUMNS)
 
 
-def judge_text(extra: Mapping[str, Any]) -> str:
-    """The judge's replies (per field for MEGA-Bench, per attempt for graders) and problems."""
+def judge_text(extra: Mapping[str, Any], outcome: str = "") -> str:
+    """The judge's replies (per field for MEGA-Bench, per attempt for graders, per game for
+    pairwise tracks) and problems, each reply under a label saying which it is (`outcome`: the
+    row's, which says whether a grader's last reply was readable)."""
     parts = []
     replies = extra.get("judge_replies")
     if isinstance(replies, Mapping):
         parts += [f"[{field}]\n{reply}" for field, reply in replies.items()]
     graders = extra.get("grader_replies")
     if isinstance(graders, list):
-        parts += [str(reply) for reply in graders]
+        labels = grader_labels(len(graders), outcome, failed=bool(extra.get("judge_error")))
+        parts += [f"[{label}]\n{reply}" for label, reply in zip(labels, graders, strict=True)]
+    games = extra.get("games")
+    if isinstance(games, list):
+        parts += [game_text(i, g) for i, g in enumerate(games, 1) if isinstance(g, Mapping)]
     problems = extra.get("judge_problems")
     if isinstance(problems, Mapping):
         parts += [f"[{field}] judge problem: {p}" for field, p in problems.items()]
     if extra.get("judge_error"):
         parts.append(f"judge error: {extra['judge_error']}")
     return "\n\n".join(parts)
+
+
+def grader_labels(n: int, outcome: str = "", *, failed: bool = False) -> list[str]:
+    """Labels for a grader's `n` replies in order. The grader is asked again only after a reply
+    it could not read (SimpleVQA's `grade_response`), so every reply but the last was unreadable;
+    the last was too if the row's outcome says so, or if asking again then failed (`failed`)."""
+    if n == 1 and not failed and outcome != UNREADABLE_VERDICT:
+        return ["grader reply"]
+    labels = []
+    for i in range(1, n + 1):
+        notes = ["retry"] if i > 1 else []
+        if i < n or failed:
+            notes.append("unreadable: asked again")
+        elif outcome == UNREADABLE_VERDICT:
+            notes.append("unreadable")
+        labels.append(f"grader reply {i}" + (f" ({'; '.join(notes)})" if notes else ""))
+    return labels
+
+
+def game_text(number: int, game: Mapping[str, Any]) -> str:
+    """One pairwise game under a label: the order shown, the verdict read, and whether the judge
+    had to be nudged (its first reply named no verdict; the reply shown is the first followed by
+    the answer to the nudge)."""
+    order = "model as A, baseline as B" if game.get("model_first") else "baseline as A, model as B"
+    notes = [order, f"verdict {game.get('label') or '-'} ({game.get('outcome', '')})"]
+    if game.get("nudged"):
+        notes.append("nudged: the first reply named no verdict, then the reply to the nudge")
+    if game.get("error"):
+        notes.append(f"judge error: {game['error']}")
+    return f"[game {number}: {'; '.join(notes)}]\n{game.get('judgment') or ''}"

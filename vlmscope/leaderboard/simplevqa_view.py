@@ -106,3 +106,19 @@ def rate_points(
 def _count(table: Mapping[str, Any], key: str) -> float:
     value = number_at(table, key)
     return MISSING if value is None else int(value)
+
+
+def grading_note(records: Mapping[str, SummaryRecord]) -> str:
+    """Which models were graded some other way than the paper's LLM grader, so numbers made
+    by the offline match grader are never read as the paper's protocol ("" when none)."""
+    other = {
+        model: str(protocol)
+        for model, record in sorted(records.items())
+        if isinstance(grader := record.scores.get("grader"), Mapping)
+        and (protocol := grader.get("protocol"))
+        and not str(protocol).startswith("llm")
+    }
+    if not other:
+        return ""
+    listed = "; ".join(f"{model}: {protocol}" for model, protocol in other.items())
+    return f"Not the paper's grading for these models: {listed}."

@@ -5,6 +5,10 @@ only the sample browser reads them, so they are loaded per (track, model) on dem
 are kept. A rating-board folder (one fit over every model of a track) gives the track's board;
 the newest per track is kept.
 
+Of several runs of one model on one track, the newest full run is shown, and a `--limit` run
+only where there is no full run (`records.latest_per_run`); the limited runs left out for a full
+one are listed in `set_aside`.
+
 A folder that cannot be shown is skipped and listed in `problems` with a short reason, so one
 bad upload never takes the Space down: a summary or details file that does not read as parquet
 (details are checked by their footer at start, without reading their rows), a summary with no
@@ -109,6 +113,11 @@ class ResultStore:
         self.summaries: list[SummaryRecord] = latest_per_run(records)
         self.boards: dict[str, BoardRecord] = latest_per_track(boards)
         self._runs = {(r.track, r.model): r for r in self.summaries}
+        full = {key for key, r in self._runs.items() if not r.limited}
+        self.set_aside: list[SummaryRecord] = [
+            r for r in records if r.limited and (r.track, r.model) in full
+        ]
+        """`--limit` runs not shown because the same model has a full run of the track."""
         # the rows of a run's details, or why they do not read
         self._details: OrderedDict[tuple[str, str], list[dict[str, Any]] | str] = OrderedDict()
         self._lock = threading.Lock()

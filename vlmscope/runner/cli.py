@@ -23,7 +23,14 @@ run resumes where it stopped.
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, type=Path, help="YAML run config (see configs/)")
-    parser.add_argument("--limit", type=int, help="only the first N samples of each track")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        metavar="N",
+        help="a quick debug run: the first N rows of each track; MEGA-Bench: the first N "
+        "queries of every task, so every task is still scored. The summaries record N, and the "
+        "leaderboard marks a limited run and never shows it in place of a full run",
+    )
     parser.add_argument(
         "--tracks", help="comma-separated track names to run (default: all in the config)"
     )
@@ -90,6 +97,13 @@ def handle(args: argparse.Namespace) -> int:
         return 2
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only
         print(format_table(report))
+        if config.note:
+            print("\n" + config.note.strip())
+        print(
+            f"\nresults: {config.output_dir}/<model>/<track>/ (details + summary datasets)\n"
+            f"next: VLMSCOPE_RESULTS_DIR={config.output_dir} python leaderboard_space/app.py"
+            "   # browse them at http://127.0.0.1:7860"
+        )
         if config.push_to_hub:
             push_to_hub(config.output_dir, config.push_to_hub)
             print(f"pushed {config.output_dir} to {config.push_to_hub}")

@@ -86,6 +86,7 @@ class RunReport:
     tracks: list[TrackReport] = field(default_factory=list)
     boards: list[BoardReport] = field(default_factory=list)
     output_dir: Path | None = None
+    limit: int | None = None
 
 
 def run(
@@ -126,7 +127,7 @@ def _run_locked(
     config: RunConfig, planned: Sequence[PlannedTrack], group: ProcessGroup
 ) -> RunReport:
     cache = ResponseCache(config.cache_file)
-    report = RunReport(output_dir=Path(config.output_dir))
+    report = RunReport(output_dir=Path(config.output_dir), limit=config.limit)
     try:
         for model_config in config.models:
             report.tracks += _generate_model(model_config, planned, cache, group)
@@ -308,6 +309,7 @@ def _score_one(
         config_hash=config.config_hash(),
         started_at=report.started_at,
         finished_at=_now(),
+        limit=config.limit,
         run_counts={
             "cached": report.cached,
             "generated": report.generated,

@@ -31,7 +31,9 @@ from vlmscope.tracks.base import Sample, Scored
 
 FORMAT_VERSION = 2
 """Version of the summary rows' shape. 1: the first release (no `format_version` column, no
-boards); 2: `format_version`, and rating boards as datasets of their own."""
+boards); 2: `format_version`, and rating boards as datasets of their own. A model's summary got
+its `limit` column (the run's `--limit`, null for a full run) within format 2: readers take a
+summary without it for a full run."""
 BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `safe_name`)
 BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
@@ -52,6 +54,9 @@ class TrackResult:
     started_at: str
     finished_at: str
     run_counts: dict[str, Any] = field(default_factory=dict)
+    limit: int | None = None
+    """The run's `--limit` (`RunConfig.limit`), None for a full run: a limited run is a debug
+    run, which the leaderboard marks and never shows in place of a full one."""
 
 
 def result_dir(output_dir: str | Path, model: str, track: str) -> Path:
@@ -100,6 +105,7 @@ def summary_row(result: TrackResult) -> dict[str, Any]:
         "model": result.model,
         "track": result.track,
         "n_samples": len(result.samples),
+        "limit": result.limit,
         "scores": json.dumps(result.summary, ensure_ascii=False, default=str),
         "status_counts": json.dumps(dict(statuses), sort_keys=True),
         "outcome_counts": json.dumps(dict(outcomes), sort_keys=True),
@@ -260,6 +266,7 @@ _SUMMARY_FEATURES = datasets.Features(
         "model": _S,
         "track": _S,
         "n_samples": _I,
+        "limit": _I,  # null: a full run
         "scores": _S,
         "status_counts": _S,
         "outcome_counts": _S,

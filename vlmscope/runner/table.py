@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from vlmscope.runner.loop import RunReport
+from vlmscope.tracks.registry import spec_for_results
 
 
-def headline(summary: dict[str, Any], limit: int = 4) -> str:
-    """The first few top-level numbers of a track summary (tracks put headline scores first)."""
-    numbers = [
-        (k, v) for k, v in summary.items() if isinstance(v, int | float) and not isinstance(v, bool)
+def headline(summary: dict[str, Any], limit: int = 4, keys: Collection[str] = ()) -> str:
+    """The first few top-level numbers of a track summary (tracks put headline scores first).
+
+    A headline key of the track (`keys`) whose value is None has no score (nothing graded) and
+    shows as `F=n/a`, in its place, rather than vanishing or reading as 0."""
+    shown = [
+        (k, v)
+        for k, v in summary.items()
+        if (isinstance(v, int | float) and not isinstance(v, bool)) or (v is None and k in keys)
     ]
-    return "  ".join(f"{k}={v:.4g}" for k, v in numbers[:limit])
+    return "  ".join(f"{k}=n/a" if v is None else f"{k}={v:.4g}" for k, v in shown[:limit])
+
+
+def headline_keys(track: str) -> set[str]:
+    """The top-level summary keys a track declares as headlines (none for an unknown track)."""
+    spec = spec_for_results(track)
+    return {h.keys[0] for h in spec.headlines if len(h.keys) == 1} if spec else set()
 
 
 def flagged(outcomes: dict[str, int]) -> str:
@@ -42,7 +55,7 @@ def format_table(report: RunReport) -> str:
             str(t.failed),
             flagged(t.outcomes),
             f"{t.seconds:.1f}",
-            headline(t.summary),
+            headline(t.summary, keys=headline_keys(t.track)),
         ]
         for t in report.tracks
     ]
@@ -52,6 +65,11 @@ def format_table(report: RunReport) -> str:
         for r in [header, *rows]
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    if report.limit is not None:
+        lines.append(
+            f"limited run (--limit {report.limit}: the first {report.limit} rows of each track, "
+            "per task for MEGA-Bench); the leaderboard shows it only where no full run exists"
+        )
     for board in report.boards:
         lines.append(
             f"joint board of {board.track}: {board.models} models in one fit -> {board.result_dir}"

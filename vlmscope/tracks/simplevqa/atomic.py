@@ -35,8 +35,9 @@ def atomic_cell(original: Grade, atomic: Grade) -> str:
 def atomic_analysis(pairs: Sequence[tuple[Grade, Grade]], *, unpaired: int = 0) -> dict[str, Any]:
     """Accuracy on original vs atomic questions and the 2x2 table, over graded pairs.
 
-    `pairs` holds (original grade, atomic grade) for items graded on both; shares of the two
-    failure kinds are over the original question's failures (0 when there are none).
+    `pairs` holds (original grade, atomic grade) for items graded on both; the accuracies are
+    None when there is no pair (nothing to rate); shares of the two failure kinds are over the
+    original question's failures (0 when there are none).
     """
     for original, atomic in pairs:
         if Grade.UNPARSEABLE in (original, atomic):
@@ -49,10 +50,14 @@ def atomic_analysis(pairs: Sequence[tuple[Grade, Grade]], *, unpaired: int = 0) 
     return {
         "n_pairs": n,
         "n_unpaired": unpaired,
-        "original_accuracy": _share(counts["both_correct"] + counts["atomic_only_failure"], n),
+        "original_accuracy": _share(counts["both_correct"] + counts["atomic_only_failure"], n)
+        if n
+        else None,
         "atomic_accuracy": _share(
             counts["both_correct"] + counts["knowledge_or_reasoning_failure"], n
-        ),
+        )
+        if n
+        else None,
         "table": {
             "original_correct": {
                 "atomic_correct": counts["both_correct"],

@@ -4,6 +4,8 @@ Over the N graded items (UNPARSEABLE grades are counted apart and never enter N)
 - CO = correct / N, IN = incorrect / N, NA = not attempted / N, so CO + IN + NA = 1;
 - CGA (correct given attempted) = CO / (CO + IN), 0 when nothing was attempted;
 - F = 2 * CO * CGA / (CO + CGA), the harmonic mean of CO and CGA, 0 when both are 0.
+With N = 0 every rate is None (JSON null), with `n_graded` 0 and a `note` saying why: a group in
+which no reply could be graded has no rate, and must never read as a model scoring 0.
 
 The official script rounds CO, IN and NA to 4 decimals before deriving CGA and F; these functions
 do not round (the difference is below the fourth decimal), display code does.
@@ -23,13 +25,14 @@ from vlmscope.tracks.simplevqa.grading import Grade
 METRICS: tuple[str, ...] = ("F", "CO", "CGA", "NA", "IN")
 GRADED: tuple[Grade, ...] = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 NO_CATEGORY = "(none)"
+NO_GRADE_NOTE = "no item graded: every grader reply was unparseable or failed"
 
 
-def factuality_rates(correct: int, incorrect: int, not_attempted: int) -> dict[str, float]:
-    """CO, IN, NA, CGA and F from the three counts; all 0 for an empty group."""
+def factuality_rates(correct: int, incorrect: int, not_attempted: int) -> dict[str, float | None]:
+    """CO, IN, NA, CGA and F from the three counts; all None for an empty group (no rate)."""
     n = correct + incorrect + not_attempted
     if n == 0:
-        return dict.fromkeys(METRICS, 0.0)
+        return {k: None for k in METRICS}
     co, in_, na = correct / n, incorrect / n, not_attempted / n
     cga = co / (co + in_) if co + in_ > 0 else 0.0
     f = 2 * co * cga / (co + cga) if co + cga > 0 else 0.0
@@ -68,16 +71,21 @@ def bootstrap_rates(
 def factuality_table(
     grades: Sequence[Grade], *, rounds: int, rng: np.random.Generator
 ) -> dict[str, Any]:
-    """Rates, their CIs and the counts behind them for one group of grades."""
+    """Rates, their CIs and the counts behind them for one group of grades.
+
+    With nothing graded the rates and `ci95` are None and `note` says why."""
     counts = count_grades(grades)
     c, i, na = (counts[g] for g in GRADED)
-    return {
+    table: dict[str, Any] = {
         **factuality_rates(c, i, na),
         "n_graded": c + i + na,
         "n_judge_unparseable": counts[Grade.UNPARSEABLE],
         "counts": {g.value: counts[g] for g in GRADED},
         "ci95": bootstrap_rates(c, i, na, rounds=rounds, rng=rng),
     }
+    if table["n_graded"] == 0:
+        table["note"] = NO_GRADE_NOTE
+    return table
 
 
 def group_rng(seed: int, group: str) -> np.random.Generator:

@@ -2,7 +2,8 @@
 
 The summary dataset is the source of truth; the tables are a view of it for people reading a
 results folder, with rates in percent and their 95% CIs, one table per breakdown, as the paper's
-figures group them.
+figures group them. A rate of a group with nothing graded is null in the summary and shows as
+"n/a (0 graded)", never as 0.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ class SimpleVQAReport:
 
 def tables_markdown(summary: Mapping[str, Any]) -> str:
     lines = ["# SimpleVQA factuality", ""]
+    protocol = summary.get("grader", {}).get("protocol")
+    if protocol:
+        lines += [f"Grading: {protocol}.", ""]
+    if summary.get("note"):
+        lines += [f"Note: {summary['note']}.", ""]
     lines += _table("Overall", {"all": summary["overall"]})
     for title, key in _SECTIONS:
         lines += _table(title, summary.get(key, {}))
@@ -51,7 +57,8 @@ def tables_markdown(summary: Mapping[str, Any]) -> str:
             "## Atomic questions",
             "",
             f"Pairs: {atomic['n_pairs']} (unpaired: {atomic['n_unpaired']}); accuracy original "
-            f"{_pct(atomic['original_accuracy'])}, atomic {_pct(atomic['atomic_accuracy'])}.",
+            f"{_rate(atomic['original_accuracy'], 'pairs', atomic['n_pairs'])}, atomic "
+            f"{_rate(atomic['atomic_accuracy'], 'pairs', atomic['n_pairs'])}.",
             "",
             "| | atomic correct | atomic failed |",
             "| --- | --- | --- |",
@@ -69,7 +76,7 @@ def _table(title: str, groups: Mapping[str, Mapping[str, Any]]) -> list[str]:
     lines = [f"## {title}", "", "| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     for name, table in groups.items():
         ci = table.get("ci95") or {}
-        cells = [_with_ci(table[m], ci.get(m)) for m in _ORDER]
+        cells = [_with_ci(table[m], ci.get(m), table["n_graded"]) for m in _ORDER]
         lines.append(
             f"| {name} | {table['n_graded']} | {table['n_judge_unparseable']} | "
             + " | ".join(cells)
@@ -78,8 +85,15 @@ def _table(title: str, groups: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
-def _with_ci(value: float, ci: list[float] | None) -> str:
-    return _pct(value) if ci is None else f"{_pct(value)} [{_pct(ci[0])}, {_pct(ci[1])}]"
+def _with_ci(value: float | None, ci: list[float] | None, n_graded: int) -> str:
+    if value is None or ci is None:
+        return _rate(value, "graded", n_graded)
+    return f"{_pct(value)} [{_pct(ci[0])}, {_pct(ci[1])}]"
+
+
+def _rate(value: float | None, counted: str, n: int) -> str:
+    """A rate in percent, or why there is none ("n/a (0 graded)")."""
+    return f"n/a ({n} {counted})" if value is None else _pct(value)
 
 
 def _pct(value: float) -> str:

@@ -1,20 +1,22 @@
 """SimpleVQA track: factual visual questions, graded Correct / Incorrect / Not attempted.
 
 - data: `m-a-p/SimpleVQA` `test.parquet` (or the JSON + image folder layout) from `data_dir`,
-  default the sample shipped in `dataset_scripts/samples/simplevqa`;
+  default the sample shipped in `vlmscope/samples/simplevqa`;
 - request: the official prompt (image, then the short-named-entity instruction in the row's
   language and the question), greedy;
-- score: the grader prompt (paper appendix by default) sent text-only to the configured judge;
+- score: the grader prompt (paper appendix by default) sent text-only to the configured judge
+  (`grader: llm`, the paper's protocol); or, with `grader: offline_match`, no judge at all: the
+  gold answer matched in the response (`match_grader`, not the paper's protocol, so labelled);
 - aggregate: CO, IN, NA, CGA, F overall, by language, task category and domain, with seeded
-  bootstrap CIs; optionally the atomic-question analysis. Computed once into a `SimpleVQAReport`,
-  which also writes the same tables as Markdown.
+  bootstrap CIs (rates are null where nothing was graded); optionally the atomic-question
+  analysis. Computed once into a `SimpleVQAReport`, which also writes the same tables as Markdown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
@@ -25,7 +27,15 @@ from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, Trac
 from vlmscope.tracks.simplevqa.atomic import atomic_analysis
 from vlmscope.tracks.simplevqa.grader_prompt import DEFAULT_GRADER, ReplyFormat, load_grader_prompt
 from vlmscope.tracks.simplevqa.grading import Grade, grade_response
-from vlmscope.tracks.simplevqa.metrics import METRICS, factuality_table, group_rng, grouped_tables
+from vlmscope.tracks.simplevqa.match_grader import PROTOCOL as OFFLINE_PROTOCOL
+from vlmscope.tracks.simplevqa.match_grader import match_grade
+from vlmscope.tracks.simplevqa.metrics import (
+    METRICS,
+    NO_GRADE_NOTE,
+    factuality_table,
+    group_rng,
+    grouped_tables,
+)
 from vlmscope.tracks.simplevqa.prompts import question_request
 from vlmscope.tracks.simplevqa.report import SimpleVQAReport
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQARow, read_rows
@@ -39,6 +49,11 @@ _BREAKDOWNS = {
 
 
 class SimpleVQAOptions(TrackOptions):
+    grader: Literal["llm", "offline_match"] = Field(
+        default="llm",
+        description="llm: the paper's grader prompt sent to `judge`; offline_match: the gold "
+        "answer matched in the response, no judge (not the paper's protocol)",
+    )
     grader_prompt: str = Field(
         default=DEFAULT_GRADER, description="packaged prompt file name or a path to a prompt file"
     )
@@ -62,9 +77,15 @@ class SimpleVQATrack(TrackBase):
             self.grader = load_grader_prompt(self.options.grader_prompt, self.options.reply_format)
         except ValueError as err:
             raise ValueError(f"options.grader_prompt: {err}") from err
-        if config.judge is None:
+        if self.options.grader == "llm" and config.judge is None:
             raise ValueError(
-                "judge: the simplevqa track grades responses with a judge; set `judge:`"
+                "judge: the simplevqa track grades responses with a judge; set `judge:`, or "
+                "set options.grader: offline_match to grade by answer matching without one"
+            )
+        if self.options.grader == "offline_match" and config.judge is not None:
+            raise ValueError(
+                "judge: options.grader is offline_match, which asks no judge; remove `judge:` "
+                "or set options.grader: llm"
             )
         self.data_dir = Path(config.data_dir) if config.data_dir else SAMPLE_DIR
         self.rows: list[SimpleVQARow] = read_rows(self.data_dir)[:limit]
@@ -87,6 +108,14 @@ class SimpleVQATrack(TrackBase):
         if not response.ok:
             return Scored(
                 sample.id, {}, outcome=response.status.value, extra={"error": response.error}
+            )
+        if self.options.grader == "offline_match":
+            verdict = match_grade(meta["answer"], response.text)
+            return Scored(
+                sample.id,
+                _one_hot(verdict.grade),
+                parsed=verdict.grade.value,
+                extra={"grader": "offline_match", "rule": verdict.rule},
             )
         if context.judge is None:
             return Scored(sample.id, {}, outcome="judge_missing")
@@ -122,26 +151,38 @@ class SimpleVQATrack(TrackBase):
         rounds, seed = self.options.bootstrap_rounds, self.options.seed
         overall = factuality_table(grades, rounds=rounds, rng=group_rng(seed, "overall"))
         summary: dict[str, Any] = {k: overall[k] for k in METRICS}
+        outcomes = _count(sc.outcome for _, sc in originals)
         summary.update(
             n_items=len(originals),
             n_graded=overall["n_graded"],
             n_judge_unparseable=overall["n_judge_unparseable"],
-            outcomes=_count(sc.outcome for _, sc in originals),
+            outcomes=outcomes,
             overall=overall,
         )
+        if overall["n_graded"] == 0:
+            seen = ", ".join(f"{n} {name}" for name, n in outcomes.items()) or "no items"
+            summary["note"] = f"{NO_GRADE_NOTE} ({seen})"
         for key, field in _BREAKDOWNS.items():
             labels = [str(s.meta[field]) for s, _ in graded]
             summary[key] = grouped_tables(grades, labels, rounds=rounds, seed=seed)
         if self.options.atomic_questions:
             summary["atomic"] = _atomic_summary(samples, by_id)
-        summary["grader"] = {
+        summary["grader"] = self._grader_facts()
+        summary["bootstrap"] = {"rounds": rounds, "seed": seed, "level": 0.95}
+        return SimpleVQAReport(summary)
+
+    def _grader_facts(self) -> dict[str, Any]:
+        """How the grades were made, stored with the numbers (offline ones say they are not
+        the paper's)."""
+        if self.options.grader == "offline_match":
+            return {"protocol": OFFLINE_PROTOCOL, "rule": "vlmscope.tracks.simplevqa.match_grader"}
+        return {
+            "protocol": "llm (the paper's grading with a judge)",
             "prompt": self.grader.name,
             "prompt_sha256": self.grader.sha256,
             "reply_format": self.grader.reply_format,
             "temperature": self.judge_settings.temperature,
         }
-        summary["bootstrap"] = {"rounds": rounds, "seed": seed, "level": 0.95}
-        return SimpleVQAReport(summary)
 
 
 def _validated_options(raw: dict[str, Any]) -> SimpleVQAOptions:
