@@ -81,8 +81,12 @@ def simplevqa_tab(store: ResultStore, track: str) -> None:
         "Rates in % of graded items with 95% bootstrap intervals. CO correct, NA not attempted, "
         "IN incorrect, CGA correct given attempted, F harmonic mean of CO and CGA."
     )
-    if note := svqa.grading_note(records):
-        gr.Markdown(markdown_literal(note), elem_id=dom_id(track, "grading"))
+    for kind, note in (
+        ("grading", svqa.grading_note(records)),
+        ("ungraded", svqa.ungraded_note(records)),
+    ):
+        if note:
+            gr.Markdown(markdown_literal(note), elem_id=dom_id(track, kind))
     initial = ("Overall", "F")
     with gr.Row():
         breakdown = gr.Radio(

@@ -159,3 +159,20 @@ def test_the_simplevqa_page_says_which_models_were_not_graded_the_papers_way():
     assert grading_note({"a": paper, "b": offline}) == (
         "Not the paper's grading for these models: b: offline_match (not the paper's LLM grading)."
     )
+
+
+def test_the_simplevqa_page_says_why_a_model_has_no_rates():
+    from pathlib import Path
+
+    from vlmscope.leaderboard.records import SummaryRecord
+    from vlmscope.leaderboard.simplevqa_view import ungraded_note
+
+    scores = {"F": None, "n_graded": 0, "note": "every grader reply was unparseable"}
+    empty = SummaryRecord("m", "simplevqa", 6, scores, {}, {}, "", "", "", Path("."))
+    graded = SummaryRecord(
+        "g", "simplevqa", 6, {"F": 0.5, "n_graded": 6}, {}, {}, "", "", "", Path(".")
+    )
+    assert ungraded_note({"g": graded}) == ""
+    assert ungraded_note({"g": graded, "m": empty}) == (
+        "m: n/a, no item graded (every grader reply was unparseable)"
+    )

@@ -53,6 +53,17 @@ def test_all_tracks_demo_gives_the_oracle_full_marks_on_simplevqa(tmp_path: Path
     table = format_table(report)
     oracle_line = next(line for line in table.splitlines() if line.startswith("oracle"))
     assert "F=1  CO=1  CGA=1" in oracle_line
+    # ... and the Space shows it: F = 100 for the oracle, with the grading named
+    from vlmscope.leaderboard.load import ResultsLocation
+    from vlmscope.leaderboard.overview import overview_frame
+    from vlmscope.leaderboard.records import by_model as records_by_model
+    from vlmscope.leaderboard.simplevqa_view import grading_note
+    from vlmscope.leaderboard.store import ResultStore
+
+    store = ResultStore(ResultsLocation.local(tmp_path / "results"))
+    overview = overview_frame(store.summaries, store.boards).set_index("Model")
+    assert overview.loc["oracle", "SimpleVQA F"] == 100.0
+    assert "oracle: offline_match" in grading_note(records_by_model(store.summaries, "simplevqa"))
 
 
 def test_run_table_shows_a_missing_headline_as_n_a() -> None:

@@ -122,3 +122,14 @@ def grading_note(records: Mapping[str, SummaryRecord]) -> str:
         return ""
     listed = "; ".join(f"{model}: {protocol}" for model, protocol in other.items())
     return f"Not the paper's grading for these models: {listed}."
+
+
+def ungraded_note(records: Mapping[str, SummaryRecord]) -> str:
+    """Models whose rates are n/a because no item was graded, with the summary's reason (their
+    cells are empty: an empty cell must not read as a score of 0)."""
+    lines = [
+        f"{model}: n/a, no item graded ({record.scores.get('note') or 'no reason recorded'})"
+        for model, record in sorted(records.items())
+        if record.scores.get("n_graded") == 0
+    ]
+    return "; ".join(lines)
