@@ -184,3 +184,17 @@ def test_demo_export_and_store_run_from_the_wheel(
     assert store["problems"] == []
     assert set(store["tracks"]) >= {"megabench", "simplevqa"}
     assert all(set(models) >= {"oracle", "tiny-llava"} for models in store["tracks"].values())
+
+    # the Space itself, as a Space repo holds it: leaderboard_space/ beside the installed wheel
+    shutil.copytree(ROOT / "leaderboard_space", work / "space")
+    script = (
+        "import os, sys\n"
+        "sys.path.insert(0, 'space')\n"
+        "os.environ['VLMSCOPE_RESULTS_DIR'] = 'results/demo'\n"
+        "from app import build_app\n"
+        "from vlmscope.leaderboard.load import location_from_env\n"
+        "from vlmscope.leaderboard.store import ResultStore\n"
+        "demo = build_app(ResultStore(location_from_env(os.environ)))\n"
+        "print(type(demo).__name__)\n"
+    )
+    assert run([str(python), "-c", script], cwd=work, env=env).strip().endswith("Blocks")
