@@ -114,7 +114,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for a, b in ((HOSTILE_MODEL, "../../etc/passwd"), ("../../etc/passwd", "plain"))
         for w in ("model_a", "model_b", "model_a")
     ]
-    board = RatingBoard.from_result(rate_battles(battles, BattleSettings(rounds=10, seed=0)))
+    board = RatingBoard.from_json(rate_battles(battles, BattleSettings(rounds=10, seed=0)))
     result = BoardResult(HOSTILE_TRACK, board, battles, f"run{PAYLOAD}", "", "2026", "2026")
     write_board_result(board_dir(out / "d", HOSTILE_TRACK), result)
     return out

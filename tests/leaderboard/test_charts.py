@@ -40,7 +40,7 @@ def test_a_hostile_model_name_on_a_board_is_text_in_tables_and_escaped_in_charts
         {"model_a": HOSTILE, "model_b": "plain", "winner": w}
         for w in ("model_a", "model_b", "model_a", "tie", "model_a")
     ] * 4
-    board = RatingBoard.from_result(rate_battles(battles, BattleSettings(rounds=20, seed=1)))
+    board = RatingBoard.from_json(rate_battles(battles, BattleSettings(rounds=20, seed=1)))
     assert rating_frame(board)["Model"].tolist() == [HOSTILE, "plain"]  # kept for a text cell
     figure = rating_bars(ratings_of(board), f"title {HOSTILE}")
     assert not any("<" in label for label in figure.data[0].x)

@@ -93,7 +93,7 @@ def test_a_full_run_wins_over_any_limited_run() -> None:
 
 def _small_board(folder: Path, track: str = "arena") -> Path:
     battles = [{"model_a": "a", "model_b": "b", "winner": w} for w in ("model_a", "model_b")] * 3
-    board = RatingBoard.from_result(rate_battles(battles, BattleSettings(rounds=10, seed=0)))
+    board = RatingBoard.from_json(rate_battles(battles, BattleSettings(rounds=10, seed=0)))
     result = BoardResult(track, board, battles, "test", "", "2026-01-01", "2026-01-01")
     return write_board_result(folder, result)
 

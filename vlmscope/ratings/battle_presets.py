@@ -231,13 +231,13 @@ def _fit(
     """One board of already selected battles (``values``: each record's checked values, by
     ``id``), plus its style-controlled twin when asked."""
     rows = [values[id(record)] for record in selected]
-    board = RatingBoard.from_result(
+    board = RatingBoard.from_json(
         rate_table(Battles.from_rows(rows, style=settings.style_control), settings)
     )
     if companion is None:
         return board
     style_board = rate_table(Battles.from_rows(rows, style=True), companion)
-    return board.with_companions(style_control=RatingBoard.from_result(style_board))
+    return board.with_companions(style_control=RatingBoard.from_json(style_board))
 
 
 def rate_table(battles: Battles, settings: BattleSettings) -> dict[str, Any]:

@@ -193,11 +193,6 @@ class RatingBoard:
             },
         )
 
-    @classmethod
-    def from_result(cls, result: Mapping[str, Any]) -> RatingBoard:
-        """A board from a rating preset's result (`rate_battles`, `score_verdicts`)."""
-        return cls.from_json(result)
-
 
 def with_categories(
     board: RatingBoard, categories: Mapping[str, RatingBoard], skipped: Mapping[str, str]

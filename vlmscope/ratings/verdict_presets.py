@@ -117,11 +117,11 @@ def verdict_board(
 def _scored_board(
     records: Sequence[VerdictRecord], settings: VerdictSettings, companion: bool
 ) -> RatingBoard:
-    board = RatingBoard.from_result(score_verdicts(records, settings))
+    board = RatingBoard.from_json(score_verdicts(records, settings))
     if not companion:
         return board
     styled = score_verdicts(records, replace(settings, style_control=True))
-    return board.with_companions(style_control=RatingBoard.from_result(styled))
+    return board.with_companions(style_control=RatingBoard.from_json(styled))
 
 
 def score_verdicts(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:

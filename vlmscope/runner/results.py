@@ -34,7 +34,7 @@ FORMAT_VERSION = 2
 boards); 2: `format_version`, and rating boards as datasets of their own. A model's summary got
 its `limit` column (the run's `--limit`, null for a full run) within format 2: readers take a
 summary without it for a full run."""
-BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `safe_name`)
+BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `folder_name`)
 BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
 
@@ -60,12 +60,7 @@ class TrackResult:
 
 
 def result_dir(output_dir: str | Path, model: str, track: str) -> Path:
-    return Path(output_dir) / safe_name(model) / track
-
-
-def safe_name(name: str) -> str:
-    """A model or track name as one result-folder name (the config's rule, see `folder_name`)."""
-    return folder_name(name)
+    return Path(output_dir) / folder_name(model) / track
 
 
 def details_rows(result: TrackResult) -> list[dict[str, Any]]:
@@ -177,7 +172,7 @@ class BoardResult:
 
 
 def board_dir(output_dir: str | Path, track: str) -> Path:
-    return Path(output_dir) / BOARDS_DIR / safe_name(track)
+    return Path(output_dir) / BOARDS_DIR / folder_name(track)
 
 
 def write_board_result(folder: str | Path, result: BoardResult) -> Path:

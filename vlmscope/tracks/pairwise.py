@@ -17,10 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 from vlmscope.judges.markdown import answer_style_counts
-from vlmscope.judges.pairwise import PAIRWISE_JUDGE, judge_pair, load_pairwise_template
+from vlmscope.judges.pairwise import (
+    PAIRWISE_JUDGE,
+    PairwiseTemplate,
+    judge_pair,
+    load_pairwise_template,
+)
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Response
 from vlmscope.ratings.verdict_presets import VerdictSettings, verdict_board, verdict_categories
@@ -112,6 +118,11 @@ class PairwiseScoring(TrackBase):
     def required_models(self) -> Mapping[str, str]:
         return {"baseline": self.options.baseline}
 
+    @cached_property
+    def template(self) -> PairwiseTemplate:
+        """The judge prompt, read once per track rather than once per judged sample."""
+        return load_pairwise_template(self.options.template)
+
     async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
         baseline_name = self.options.baseline
         if context.model == baseline_name:
@@ -121,7 +132,7 @@ class PairwiseScoring(TrackBase):
         if reason is not None:
             return Scored(sample.id, {}, outcome=reason, extra={"baseline": baseline_name})
         assert baseline is not None and context.judge is not None
-        template = load_pairwise_template(self.options.template)
+        template = self.template
         games = await judge_pair(
             context.judge,
             template,
