@@ -1,6 +1,8 @@
 """The sample browser tab: pick a track, model, task and sample; read the whole exchange.
 
-Every model-written text lands in a read-only text box, the scores in a plain-text table; the
+A judged conversation (ProBench) also shows its turns, each question with the model's and the
+baseline's answers, in a box that appears only for such samples. Every model-written text
+lands in a read-only text box, the scores in a plain-text table; the
 pickers only offer names found in the results, and the store re-checks them, so no value from
 the page ever becomes a path. A run whose details do not read shows why in the status box.
 """
@@ -20,7 +22,8 @@ from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.store import ResultStore, UnknownRun, UnreadableDetails
 
 EMPTY_SCORES = sv.scores_frame({}, {})
-NO_SAMPLE = ["no sample selected", "", "", [], "", "", "", EMPTY_SCORES, ""]
+NO_CONVERSATION = gr.update(value="", visible=False)
+NO_SAMPLE = ["no sample selected", "", "", [], "", "", "", EMPTY_SCORES, "", NO_CONVERSATION]
 
 
 class SampleBrowser:
@@ -60,6 +63,7 @@ class SampleBrowser:
             view.reference,
             view.scores,
             view.judge,
+            gr.update(value=view.conversation, visible=bool(view.conversation)),
         ]
 
     def pick_task(self, track: str, model: str, task: str) -> list[Any]:
@@ -111,8 +115,16 @@ def sample_tab(store: ResultStore, prompt_data: Mapping[str, Path]) -> None:
         with gr.Column():
             reference = text("Reference", lines=2, value=initial[6], elem_id="samples-reference")
             scores = table(initial[7], elem_id="samples-scores", label="Scores", show_search="none")
+    conversation = text(
+        "Conversation: each turn's question, the model's answer and the baseline's answer",
+        lines=12,
+        value=initial[9]["value"],
+        visible=initial[9]["visible"],
+        elem_id="samples-conversation",
+    )
     judge = text("Judge reply", lines=4, value=initial[8], elem_id="samples-judge")
     views = [status, prompt_note, prompt, images, response, parsed, reference, scores, judge]
+    views += [conversation]
     # `.input` fires on user edits only, so one pick refreshes everything below it exactly once
     track.input(browser.pick_track, [track], [model, task, sample, *views])
     model.input(browser.pick_model, [track, model], [task, sample, *views])

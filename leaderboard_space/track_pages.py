@@ -1,7 +1,8 @@
-"""One tab per track: MEGA-Bench keywords, SimpleVQA factuality, rating boards, any other track.
+"""One tab per track: MEGA-Bench keywords, SimpleVQA factuality, ProBench, rating boards, others.
 
-A track's page is the rating page when the results hold a board for it, else the page its
-registration names (`TrackSpec.page`, through `PAGES`); a track this version does not know gets
+A track's page is the page its registration names (`TrackSpec.page`, through `PAGES`) when that
+page lays out the track's board itself (`BOARD_PAGES`: ProBench), else the rating page when the
+results hold a board for it, else its registered page; a track this version does not know gets
 the generic page. Each page lays out its controls and binds them to pure functions of
 `vlmscope.leaderboard`; a control's value only selects among names the results already hold.
 """
@@ -9,13 +10,15 @@ the generic page. Each page lays out its controls and binds them to pure functio
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import gradio as gr
 import pandas as pd
 import plotly.graph_objects as go
-from widgets import bind, chart_and_table, dom_id, table
+from widgets import bind, chart_and_table, dom_id, table, update_table
 
 from vlmscope.leaderboard import megabench_view as mb
+from vlmscope.leaderboard import probench_view as pb
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_bars
 from vlmscope.leaderboard.rating_view import (
@@ -151,6 +154,91 @@ def rating_tab(store: ResultStore, track: str) -> None:
     bind([category, style], view, [plot, ratings, style_table])
 
 
+PROBENCH_NOTE = (
+    "**Official** numbers are ProBench's own (`show_result.py`): for each model one "
+    "style-controlled Bradley-Terry fit of that model against the baseline alone, baseline "
+    "pinned at 1114; the score is an integer, the 95% interval is given as +above / -below, the "
+    "win rate is against the baseline (%), tokens are the average answer length. They compare "
+    "with the paper, less so between models. The **joint** board fits every model of the run and "
+    "the baseline in one style-controlled fit, so its ratings compare between models."
+)
+
+
+def probench_tab(store: ResultStore, track: str) -> None:
+    """ProBench: the official table (three tracks side by side), the joint board, and a track
+    and breakdown picker showing both kinds of number for one subset."""
+    records = by_model(store.summaries, track)
+    record = store.boards.get(track)
+    board = record.board if record is not None else None
+    title = track_title(track)
+    gr.Markdown(PROBENCH_NOTE)
+    table(pb.official_frame(records), elem_id=dom_id(track, "official"), show_search="none")
+    if record is not None:  # the joint board over all three tracks
+        gr.Markdown(board_note(record, f"{title} joint board"), elem_id=dom_id(track, "note"))
+        whole = board_view(record.board, OVERALL, style_control=record.board.is_style_controlled)
+        label = view_label(title, "all tracks", True, whole)
+        gr.Plot(rating_bars(ratings_of(whole), label), show_label=False)
+        table(rating_frame(whole), elem_id=dom_id(track, "joint"), show_search="none")
+    tracks = pb.tracks_of(records, board) or list(pb.TRACKS)
+    initial = (tracks[0], pb.WHOLE_TRACK)
+    gr.Markdown("### By track and breakdown: official numbers, then the joint board's")
+    with gr.Row():
+        chat = gr.Radio(
+            [(pb.track_label(t), t) for t in tracks],
+            value=initial[0],
+            label="Track",
+            elem_id=dom_id(track, "track"),
+        )
+        subset = gr.Dropdown(
+            pb.breakdown_choices(records, board, initial[0]),
+            value=initial[1],
+            label="Breakdown",
+            elem_id=dom_id(track, "breakdown"),
+        )
+
+    def view(chat_type: str, choice: str) -> tuple[Any, ...]:
+        shown = pb.joint_view(board, chat_type, choice) if board is not None else None
+        label = view_label(title, pb.subset_key(chat_type, choice), True, shown)
+        return (
+            pb.breakdown_frame(records, chat_type, choice),
+            markdown_literal(pb.joint_note(board, chat_type, choice)),
+            rating_bars(ratings_of(shown), label),
+            rating_frame(shown),
+        )
+
+    first = view(*initial)
+    official = table(
+        first[0],
+        elem_id=dom_id(track, "subset-official"),
+        show_search="none",
+        wrap=True,
+        column_widths=pb.BREAKDOWN_WIDTHS,
+    )
+    missing = gr.Markdown(first[1], elem_id=dom_id(track, "subset-note"))
+    plot = gr.Plot(first[2], show_label=False)
+    joint = table(first[3], elem_id=dom_id(track, "subset-joint"), show_search="none")
+    outputs = [official, missing, plot, joint]
+
+    def pick_track(chat_type: str) -> list[Any]:
+        choices = pb.breakdown_choices(records, board, chat_type)
+        shown = view(chat_type, pb.WHOLE_TRACK)
+        return [gr.update(choices=choices, value=pb.WHOLE_TRACK), *_refreshed(outputs, shown)]
+
+    def pick_subset(chat_type: str, choice: str) -> list[Any]:
+        return _refreshed(outputs, view(chat_type, choice or pb.WHOLE_TRACK))
+
+    # `.input` fires on user picks only, so a new track's choices do not refresh twice
+    chat.input(pick_track, [chat], [subset, *outputs])
+    subset.input(pick_subset, [chat, subset], outputs)
+
+
+def _refreshed(outputs: list[Any], values: tuple[Any, ...]) -> list[Any]:
+    return [
+        update_table(value) if isinstance(output, gr.Dataframe) else value
+        for output, value in zip(outputs, values, strict=True)
+    ]
+
+
 def generic_tab(store: ResultStore, track: str) -> None:
     """A track without its own page yet: its headline numbers per model."""
     heads = headlines_for(track, store.summaries)
@@ -169,13 +257,19 @@ PAGES: dict[PageKind, Page] = {
     "megabench": megabench_tab,
     "factuality": simplevqa_tab,
     "ratings": rating_tab,
+    "probench": probench_tab,
     "generic": generic_tab,
 }
+BOARD_PAGES: frozenset[PageKind] = frozenset({"probench"})
+"""Pages that show the track's board themselves (a board does not send the track elsewhere)."""
 
 
 def page_for(store: ResultStore, track: str) -> Page:
-    """The rating page for a track with a board, else the page its registration names."""
+    """The page its registration names when that page shows the board itself, else the rating
+    page for a track with a board, else the registered page (generic for an unknown track)."""
+    spec = spec_for_results(track)
+    if spec is not None and spec.page in BOARD_PAGES:
+        return PAGES[spec.page]
     if track in store.boards:
         return rating_tab
-    spec = spec_for_results(track)
     return PAGES[spec.page] if spec is not None else generic_tab

@@ -87,8 +87,28 @@ class OracleModelConfig(_Strict):
     image_budget: ImageBudget = ImageBudget(max_images=64)
 
 
+class CoinModelConfig(_Strict):
+    """A stand-in judge for offline demos and plumbing checks, not a judge: it answers every
+    request with `reply`, its `{label}` filled with one of `labels` picked by a hash of the
+    request (so a request always gets the same reply). It reads nothing, so its verdicts
+    measure nothing; a board built on them only shows that the pipeline runs."""
+
+    backend: Literal["coin"]
+    name: str = "coin"
+    labels: list[str] = Field(
+        default=["A>>B", "A>B", "A=B", "B>A", "B>>A"],
+        min_length=1,
+        description="what it picks from",
+    )
+    reply: str = Field(
+        default="Final Verdict: [[{label}]]", description="the reply; `{label}` is replaced"
+    )
+    image_budget: ImageBudget = ImageBudget()
+
+
 ModelConfig = Annotated[
-    HFModelConfig | OpenAIModelConfig | OracleModelConfig, Field(discriminator="backend")
+    HFModelConfig | OpenAIModelConfig | OracleModelConfig | CoinModelConfig,
+    Field(discriminator="backend"),
 ]
 
 

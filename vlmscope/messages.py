@@ -94,6 +94,18 @@ class Request:
     def with_turns(self, turns: tuple[Turn, ...]) -> Request:
         return Request(turns, self.system, self.params)
 
+    def continued(self, answer: str, user_text: str) -> Request:
+        """The next turn of a conversation: this request, the model's own answer to it, then
+        the user's next text (multi-turn benchmarks send the model's answers, not a reference's,
+        as the history)."""
+        return self.with_turns(
+            (
+                *self.turns,
+                Turn("assistant", (TextPart(answer),)),
+                Turn("user", (TextPart(user_text),)),
+            )
+        )
+
 
 def user_request(
     *parts: str | bytes | Part,

@@ -15,6 +15,10 @@
   plugin track (`tests/plugins`) with a title but no headlines or page of its own, so the Space
   shows its first numbers on the generic page (a track no registration knows at all is in
   `broken`); with `limit`, a `--limit` debug run;
+- `write_probench_results`: a ProBench run of two models judged against the baseline, in the
+  shapes the ProBench track writes (official tables per model, judged conversations, the joint
+  board with its verdict records); the data is `probench_results`, made up until a real demo
+  run replaces it;
 - `write_hostile`: a MEGA-Bench-shaped result whose model name, task name, keyword, response,
   parsed answer, reference and judge reply carry script payloads that set `window.__pwned`.
   It is written by hand on purpose: it stands for untrusted data (a results repo anyone can
@@ -30,11 +34,12 @@ from typing import Any
 import yaml
 
 import run_eval
+from tests.leaderboard import probench_results as probench
 from tests.servers import Call, OpenAIStub
 from tests.simplevqa.exact_grader import grader_reply, read_grader_prompt
 from vlmscope import cli as vlmscope_cli
 from vlmscope.messages import Response, Status, user_request
-from vlmscope.runner.results import TrackResult, write_result
+from vlmscope.runner.results import TrackResult, board_dir, write_board_result, write_result
 from vlmscope.tracks.base import Sample, Scored
 from vlmscope.tracks.samples import sample_dir
 from vlmscope.tracks.simplevqa.rows import read_rows
@@ -197,6 +202,14 @@ def track_result(
         started_at="2026-01-02T10:00:00+00:00",
         finished_at="2026-01-02T10:05:00+00:00",
     )
+
+
+def write_probench_results(folder: Path) -> None:
+    """Both ProBench models' result datasets and the run's joint board, under `folder`."""
+    for model in probench.MODELS:
+        summary, rows = probench.summary(model), probench.details(model)
+        write_result(folder, track_result(model, probench.TRACK, summary, rows))
+    write_board_result(board_dir(folder, probench.TRACK), probench.board_result())
 
 
 def write_hostile(out: Path) -> Path:

@@ -23,6 +23,7 @@ _COMMAND_MODULES = {
     "make-tiny-model": "vlmscope.models.cli",
     "megabench": "vlmscope.tracks.megabench.cli",
     "ratings": "vlmscope.cli.ratings",
+    "probench": "vlmscope.cli.probench",
     "cache": "vlmscope.cache_salvage",
 }
 _SUBCOMMANDS = tuple(_COMMAND_MODULES.values())

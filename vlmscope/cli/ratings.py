@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.cli.board_output import config_hash, describe, now_iso, write_board_json
+from vlmscope.cli.verdict_flags import add_verdict_weight_flags
 from vlmscope.ratings.board import RatingBoard, with_skipped_rows
 from vlmscope.ratings.row_checks import BadRowError
 
@@ -198,14 +199,7 @@ def _add_verdicts(commands: Any) -> None:
     parser.add_argument(
         "--baseline", required=True, help="the baseline model (Assistant A in game 1)"
     )
-    parser.add_argument(
-        "--weight", type=int, default=3, help="rows per strong verdict such as [[A>>B]] (default 3)"
-    )
-    parser.add_argument(
-        "--first-game-only",
-        action="store_true",
-        help="use only the game that shows the baseline as Assistant A",
-    )
+    add_verdict_weight_flags(parser)
     parser.add_argument(
         "--seed",
         type=int,

@@ -1,4 +1,4 @@
-"""Preparing a builder's test split so that a bad row stops the build with the row's own error.
+"""Preparing a builder's split so that a bad row stops the build with the row's own error.
 
 `datasets` wraps whatever a generator raises in `DatasetGenerationError` ("An error occurred while
 generating the dataset"); the rows readers raise errors that name the row and the field, so that
@@ -12,8 +12,11 @@ from typing import Any
 import datasets
 
 
-def prepare_test_split(
-    builder: datasets.DatasetBuilder, row_error: type[Exception], **prepare: Any
+def prepare_split(
+    builder: datasets.DatasetBuilder,
+    row_error: type[Exception],
+    split: str = "test",
+    **prepare: Any,
 ) -> datasets.Dataset:
     try:
         builder.download_and_prepare(**prepare)
@@ -21,6 +24,6 @@ def prepare_test_split(
         if isinstance(err.__cause__, row_error):
             raise err.__cause__ from None
         raise
-    ds = builder.as_dataset(split="test")
+    ds = builder.as_dataset(split=split)
     assert isinstance(ds, datasets.Dataset)
     return ds

@@ -24,7 +24,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import prepare_test_split
+from vlmscope.datasets.building import prepare_split
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
@@ -94,7 +94,7 @@ def build(
     builder = MegaBench(
         config_name=config, data_dir=str(data_dir), cache_dir=str(cache_dir) if cache_dir else None
     )
-    return prepare_test_split(builder, RowError)
+    return prepare_split(builder, RowError)
 
 
 def export(data_dir: str | Path, out_dir: str | Path, cache_dir: str | Path | None = None) -> Path:

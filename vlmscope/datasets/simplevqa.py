@@ -25,7 +25,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import prepare_test_split
+from vlmscope.datasets.building import prepare_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.simplevqa import hub
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
@@ -80,7 +80,7 @@ def build(
     builder = SimpleVQA(
         config_name=config, data_dir=str(data_dir) if data_dir else None, cache_dir=cache_dir
     )
-    return prepare_test_split(builder, SimpleVQADataError, **prepare)
+    return prepare_split(builder, SimpleVQADataError, **prepare)
 
 
 def export(

@@ -1,8 +1,9 @@
 """The overview table: one row per model, each track's headline numbers side by side.
 
 Scores are percentages (0-100) as the papers print them, under the headlines each track
-registers; a track with a rating board shows every model of that one fit, its rating on the
-board's own scale with the 95% interval beside it. Each model also shows when it was last run, under which config
+registers, or numbers on their own scale where the headline says so (ProBench's Elo points); a
+track with a rating board and no registered headlines shows every model of that one fit, its
+rating on the board's own scale with the 95% interval beside it. Each model also shows when it was last run, under which config
 hash(es), and how many of its items failed, could not be parsed, or were otherwise flagged, so
 a low score caused by broken requests is visible next to the score itself. `Samples` says how
 many samples each score stands on and marks a `--limit` run, which shows only where the model
@@ -23,6 +24,8 @@ from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.store import Problem
 from vlmscope.leaderboard.track_info import headlines_for, ordered_tracks, track_title
 from vlmscope.leaderboard.values import MISSING, number_at, percent
+from vlmscope.tracks.registry import spec_for_results
+from vlmscope.tracks.spec import Headline
 
 RUN_COLUMNS = ["Samples", "Run date", "Config hash", "Failed", "Unparseable", "Other flags"]
 SKIPPED_COLUMNS = ["Folder", "Reason"]
@@ -33,18 +36,20 @@ def overview_frame(
 ) -> pd.DataFrame:
     """One row per model, best first by the first score column.
 
-    A track with a rating board shows every model of that board (its rating and interval);
-    any other track shows its headline numbers from each model's summary.
+    A track with a rating board and no registered headlines shows every model of that board
+    (its rating and interval); any other track shows its headline numbers from each model's
+    summary (ProBench: its official scores; its joint board is on its own page).
     """
     tracks = ordered_tracks({r.track for r in summaries} | set(boards))
+    shown = {t: b for t, b in boards.items() if not _registered_headlines(t)}
     by_run = {(r.model, r.track): r for r in summaries}
     models = sorted(
-        {r.model for r in summaries} | {m for b in boards.values() for m in b.board.models}
+        {r.model for r in summaries} | {m for b in shown.values() for m in b.board.models}
     )
     columns: list[str] = ["Model"]
     for track in tracks:
         title = track_title(track)
-        if track in boards:
+        if track in shown:
             columns += [f"{title} rating", f"{title} 95% CI"]
         else:
             columns += [f"{title} {h.label}" for h in headlines_for(track, summaries)]
@@ -53,15 +58,15 @@ def overview_frame(
         row: dict[str, object] = {"Model": model}
         for track in tracks:
             title = track_title(track)
-            if track in boards:
-                rating = boards[track].board.models.get(model)
+            if track in shown:
+                rating = shown[track].board.models.get(model)
                 row[f"{title} rating"] = round(rating.rating, 1) if rating else MISSING
                 row[f"{title} 95% CI"] = ci_text(rating) if rating else ""
                 continue
             record = by_run.get((model, track))
             for h in headlines_for(track, summaries):
                 value = number_at(record.scores, *h.keys) if record else None
-                row[f"{title} {h.label}"] = percent(value)
+                row[f"{title} {h.label}"] = _shown(value, h)
         on_boards = [b for b in boards.values() if model in b.board.models]
         row.update(_run_columns([r for r in summaries if r.model == model], on_boards))
         rows.append(row)
@@ -70,6 +75,18 @@ def overview_frame(
     if scores:  # by the first score, ties and models without it by the next ones
         frame = frame.sort_values(scores, ascending=False, na_position="last", kind="stable")
     return frame.reset_index(drop=True)
+
+
+def _registered_headlines(track: str) -> bool:
+    spec = spec_for_results(track)
+    return spec is not None and bool(spec.headlines)
+
+
+def _shown(value: float | None, headline: Headline) -> float:
+    """A headline number as the overview shows it: a percentage, or as it is."""
+    if headline.percent:
+        return percent(value)
+    return MISSING if value is None else round(value, 2)
 
 
 def _run_columns(runs: Sequence[SummaryRecord], boards: Sequence[BoardRecord]) -> dict[str, object]:

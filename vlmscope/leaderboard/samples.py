@@ -1,7 +1,9 @@
 """The sample browser's records: one details row as what a reader needs to judge it.
 
 As on MEGA-Bench's visualisation page: the response, the parsed answer, the reference, the
-per-field scores and the judge's reply side by side, grouped by task. Every text is passed
+per-field scores and the judge's reply side by side, grouped by task. A judged conversation
+(ProBench: `extra.turns`) is shown turn by turn, each question with the model's and the
+baseline's answers, and both games' judge replies with their verdicts. Every text is passed
 through `as_text`, so the page shows it as text whatever the model wrote.
 """
 
@@ -19,7 +21,8 @@ from vlmscope.leaderboard.values import is_number
 
 ALL_TASKS = "(all samples)"
 NO_TASK = "(no task)"
-TASK_KEYS = ("task_name", "task_category", "category")  # MEGA-Bench, SimpleVQA, generic
+# MEGA-Bench, SimpleVQA, generic, ProBench's track (singleround, multi-round, multi-linguistic)
+TASK_KEYS = ("task_name", "task_category", "category", "chat_type")
 REFERENCE_KEYS = ("answer", "reference", "gold")
 SCORE_COLUMNS = ["Score", "Value", "Outcome"]
 UNREADABLE_VERDICT = "judge_unparseable"  # the outcome of a row whose verdict was never read
@@ -35,6 +38,8 @@ class SampleView:
     scores: pd.DataFrame
     judge: str
     meta: dict[str, Any]
+    conversation: str = ""
+    """The turns of a judged conversation ("" for a sample without `extra.turns`)."""
 
 
 def task_of(row: Mapping[str, Any]) -> str:
@@ -84,6 +89,7 @@ def sample_view(row: Mapping[str, Any]) -> SampleView:
         scores=scores_frame(row, extra),
         judge=as_text(judge_text(extra, str(row.get("outcome") or ""))),
         meta=meta,
+        conversation=as_text(conversation_text(extra)),
     )
 
 
@@ -151,8 +157,38 @@ def game_text(number: int, game: Mapping[str, Any]) -> str:
     the answer to the nudge)."""
     order = "model as A, baseline as B" if game.get("model_first") else "baseline as A, model as B"
     notes = [order, f"verdict {game.get('label') or '-'} ({game.get('outcome', '')})"]
+    if isinstance(game.get("attempts"), int):
+        n = game["attempts"]
+        notes.append(f"{n} attempt{'' if n == 1 else 's'}")
     if game.get("nudged"):
         notes.append("nudged: the first reply named no verdict, then the reply to the nudge")
     if game.get("error"):
         notes.append(f"judge error: {game['error']}")
     return f"[game {number}: {'; '.join(notes)}]\n{game.get('judgment') or ''}"
+
+
+def conversation_text(extra: Mapping[str, Any]) -> str:
+    """A judged conversation turn by turn: the subset it belongs to, then each turn's question,
+    the model's answer and the baseline's answer, each under a label ("" without turns)."""
+    turns = extra.get("turns")
+    if not isinstance(turns, list) or not turns:
+        return ""
+    model = f"model's answer ({extra['model']})" if extra.get("model") else "model's answer"
+    baseline = f"baseline's answer ({extra['baseline']})" if extra.get("baseline") else None
+    parts = []
+    where = [str(extra["chat_type"])] if extra.get("chat_type") else []
+    breakdown = extra.get("breakdown")
+    if isinstance(breakdown, Mapping):
+        where += [f"{k}: {v}" for k, v in breakdown.items() if v not in (None, "")]
+    if where:
+        parts.append(f"[{'; '.join(where)}]")
+    for i, turn in enumerate(turns, 1):
+        turn = turn if isinstance(turn, Mapping) else {}
+        of = f"turn {i} of {len(turns)}"
+        for key, label in (
+            ("question", "question"),
+            ("answer", model),
+            ("baseline_answer", baseline or "baseline's answer"),
+        ):
+            parts.append(f"[{of}: {label}]\n{as_text(turn.get(key, ''))}")
+    return "\n\n".join(parts)

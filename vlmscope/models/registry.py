@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from vlmscope.config import HFModelConfig, ModelConfig, OpenAIModelConfig, OracleModelConfig
+from vlmscope.config import (
+    CoinModelConfig,
+    HFModelConfig,
+    ModelConfig,
+    OpenAIModelConfig,
+    OracleModelConfig,
+)
 from vlmscope.models.base import Backend
 
 
@@ -20,6 +26,10 @@ def build_backend(
         from vlmscope.models.oracle import OracleBackend
 
         return OracleBackend(config.name, references)
+    if isinstance(config, CoinModelConfig):
+        from vlmscope.models.coin import CoinBackend
+
+        return CoinBackend(config)
     if isinstance(config, OpenAIModelConfig):
         from vlmscope.models.openai_compat import OpenAIBackend
 

@@ -49,6 +49,7 @@ from vlmscope.runner.results import (
 )
 from vlmscope.runner.run_facts import generation_facts
 from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
+from vlmscope.tracks.conversation import reference_turns, turn_count, walk_conversations
 
 log = logging.getLogger(__name__)
 
@@ -151,10 +152,10 @@ def _generate_model(
     """Every track's requests of one model; the backend is loaded once for all of them."""
     samples_by_track = [p.track.samples(model_config) for p in planned]
     references = {
-        s.request.content_hash(): s.reference
+        request.content_hash(): reference
         for samples in samples_by_track
         for s in samples
-        if s.reference is not None
+        for request, reference in reference_turns(s)
     }
     backend = build_backend(model_config, device=local_device(), references=references)
     reports = []
@@ -172,46 +173,32 @@ def _generate_track(
     cache: ResponseCache,
     group: ProcessGroup,
 ) -> TrackReport:
-    started = time.monotonic()
-    keys = [cache_key(backend.identity, s.request) for s in samples]
-    done = {k for k, r in cache.get_many(keys).items() if r.ok}
-    pending = [i for i, k in enumerate(keys) if k not in done]
-    pending.sort(key=lambda i: _size_hint(samples[i]))
-    report = TrackReport(
-        model=model_config.name, track=track.name, total=len(samples), started_at=_now()
-    )
-    report.cached = len(samples) - len(pending)
-    # Every process must split the same pending list: none may commit an answer before all
-    # have read the cache, or a slower process would skip work a faster one never took.
-    group.barrier()
-    mine = group.share(pending)
-    handled = _answer(
-        mine, samples, keys, backend, cache, commit_every(model_config), group, report
-    )
-    counts = group.gather([(group.rank, handled)])
-    report.by_rank = {rank: n for rank, n in counts}
-    report.generated = sum(report.by_rank.values())
-    group.barrier()
-    report.seconds = time.monotonic() - started
-    return report
+    """Ask every turn of every sample that is not answered yet, in rounds.
 
-
-def _answer(
-    mine: list[int],
-    samples: Sequence[Sample],
-    keys: Sequence[str],
-    backend: Backend,
-    cache: ResponseCache,
-    chunk_size: int,
-    group: ProcessGroup,
-    report: TrackReport,
-) -> int:
-    """Answer this process's share, committing answers as they arrive.
-
-    Backends hand finished answers to `on_done` in request order (a local model after each
-    batch, an API as soon as the next ones in order are in), and each hand-over is committed
-    before the backend goes on; what a backend never handed over is committed when it returns.
+    A round asks each conversation's next unanswered turn, so single-turn samples take one
+    round and a conversation of k turns k rounds. A failure cached by an earlier run is asked
+    again once; a failure from this run stands (and ends its conversation).
     """
+    started = time.monotonic()
+    identity = backend.identity
+    asked: set[str] = set()
+
+    def answered(requests: list[Request]) -> list[Response | None]:
+        keys = [cache_key(identity, r) for r in requests]
+        stored = cache.get_many(keys)
+        return [
+            found if found is not None and (found.ok or key in asked) else None
+            for key, found in ((key, stored.get(key)) for key in keys)
+        ]
+
+    report = TrackReport(
+        model=model_config.name,
+        track=track.name,
+        total=sum(turn_count(s) for s in samples),
+        started_at=_now(),
+    )
+    conversations = walk_conversations(samples, answered)
+    report.cached = sum(len(c.responses) for c in conversations)
     bar = tqdm(
         total=report.total,
         initial=report.cached,
@@ -220,29 +207,63 @@ def _answer(
         disable=not group.is_main,
         dynamic_ncols=True,
     )
+    with bar:
+        while requests := [c.next_request for c in conversations if c.next_request is not None]:
+            keys = [cache_key(identity, r) for r in requests]
+            pending = sorted(range(len(requests)), key=lambda i: _size_hint(requests[i]))
+            # Every process must split the same pending list: none may commit an answer before
+            # all have read the cache, or a slower process would skip work a faster one never took.
+            group.barrier()
+            mine = group.share(pending)
+            handled = _answer(
+                mine, requests, keys, backend, cache, commit_every(model_config), group, bar
+            )
+            for rank, n in group.gather([(group.rank, handled)]):
+                report.by_rank[rank] = report.by_rank.get(rank, 0) + n
+            asked.update(keys)
+            group.barrier()
+            conversations = walk_conversations(samples, answered)
+    report.generated = sum(report.by_rank.values())
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _answer(
+    mine: list[int],
+    requests: Sequence[Request],
+    keys: Sequence[str],
+    backend: Backend,
+    cache: ResponseCache,
+    chunk_size: int,
+    group: ProcessGroup,
+    bar: tqdm,
+) -> int:
+    """Answer this process's share, committing answers as they arrive.
+
+    Backends hand finished answers to `on_done` in request order (a local model after each
+    batch, an API as soon as the next ones in order are in), and each hand-over is committed
+    before the backend goes on; what a backend never handed over is committed when it returns.
+    """
     failed = 0
-    try:
-        for start in range(0, len(mine), chunk_size):
-            chunk = mine[start : start + chunk_size]
-            committed = 0
+    for start in range(0, len(mine), chunk_size):
+        chunk = mine[start : start + chunk_size]
+        committed = 0
 
-            def commit(responses: Sequence[Response], chunk: list[int] = chunk) -> None:
-                nonlocal committed, failed
-                indices = chunk[committed : committed + len(responses)]
-                cache.put_many(
-                    {keys[i]: r for i, r in zip(indices, responses, strict=True)},
-                    backend=backend.name,
-                )
-                committed += len(responses)
-                failed += sum(not r.ok for r in responses)
-                bar.update(len(responses) * group.world_size)
-                bar.set_postfix(cached=report.cached, failed=failed, refresh=False)
+        def commit(responses: Sequence[Response], chunk: list[int] = chunk) -> None:
+            nonlocal committed, failed
+            indices = chunk[committed : committed + len(responses)]
+            cache.put_many(
+                {keys[i]: r for i, r in zip(indices, responses, strict=True)},
+                backend=backend.name,
+            )
+            committed += len(responses)
+            failed += sum(not r.ok for r in responses)
+            bar.update(len(responses) * group.world_size)
+            bar.set_postfix(failed=failed, refresh=False)
 
-            responses = backend.generate([samples[i].request for i in chunk], on_done=commit)
-            if committed < len(chunk):
-                commit(responses[committed:])
-    finally:
-        bar.close()
+        responses = backend.generate([requests[i] for i in chunk], on_done=commit)
+        if committed < len(chunk):
+            commit(responses[committed:])
     return len(mine)
 
 
@@ -282,12 +303,17 @@ def _score_one(
     track = plan.track
     samples = track.samples(model_config)
     identity = answers.identity(model_config.name)
-    keys = [cache_key(identity, s.request) for s in samples]
-    stored = cache.get_many(keys)
-    missing = [samples[i].id for i, k in enumerate(keys) if k not in stored]
+
+    def stored(requests: list[Request]) -> list[Response | None]:
+        keys = [cache_key(identity, r) for r in requests]
+        found = cache.get_many(keys)
+        return [found.get(k) for k in keys]
+
+    conversations = walk_conversations(samples, stored)
+    missing = [s.id for s, c in zip(samples, conversations, strict=True) if c.next_request]
     if missing:
         raise RuntimeError(f"{len(missing)} responses missing after generation: {missing[:5]}")
-    responses = [stored[k] for k in keys]
+    responses = [c.final for c in conversations if c.final is not None]
     report.failed = sum(not r.ok for r in responses)
     context = ScoringContext(model=model_config.name, judge=judge, responses_of=answers.get)
     scored = _score(track, samples, responses, context)
@@ -426,10 +452,10 @@ class _CachedResponses:
         return self._cache.get(cache_key(self.identity(model), request))
 
 
-def _size_hint(sample: Sample) -> int:
+def _size_hint(request: Request) -> int:
     """A cheap stand-in for prompt length, so that batches hold requests of similar length."""
-    text = sum(len(p.text) for t in sample.request.turns for p in t.parts if hasattr(p, "text"))
-    return text + 256 * len(sample.request.images)
+    text = sum(len(p.text) for t in request.turns for p in t.parts if hasattr(p, "text"))
+    return text + 256 * len(request.images)
 
 
 def _count(items: Any) -> dict[str, int]:

@@ -30,15 +30,28 @@ from vlmscope.ratings.board import RatingBoard
 
 
 @dataclass(frozen=True)
+class FollowUp:
+    """A later user turn of a multi-turn sample (text only), and the oracle's answer to it."""
+
+    text: str
+    reference: str | None = None
+
+
+@dataclass(frozen=True)
 class Sample:
     """One evaluation item. `meta` holds what scoring needs (gold answer, task, categories) and
     is stored with the details; `reference` is the answer the oracle backend gives (the gold in
-    the form the track parses), never sent to a model and not part of the request's hash."""
+    the form the track parses), never sent to a model and not part of the request's hash.
+
+    `followups` makes the sample a conversation: `request` is its first turn, and each later
+    turn is asked with the model's own earlier answers as history (`vlmscope.tracks.conversation`).
+    """
 
     id: str
     request: Request
     meta: Mapping[str, Any] = field(default_factory=dict)
     reference: str | None = None
+    followups: tuple[FollowUp, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from vlmscope.tracks.megabench.spec import SPEC as MEGABENCH
+from vlmscope.tracks.probench.spec import SPEC as PROBENCH
 from vlmscope.tracks.simplevqa.spec import SPEC as SIMPLEVQA
 from vlmscope.tracks.spec import TrackSpec
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "vlmscope.tracks"
 log = logging.getLogger(__name__)
-_BUILTIN: tuple[TrackSpec, ...] = (MEGABENCH, SIMPLEVQA)
+_BUILTIN: tuple[TrackSpec, ...] = (MEGABENCH, PROBENCH, SIMPLEVQA)
 
 
 class UnknownTrack(ValueError):

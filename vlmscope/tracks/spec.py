@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from vlmscope.messages import Request
     from vlmscope.tracks.base import Track
 
-PageKind = Literal["megabench", "factuality", "ratings", "generic"]
+PageKind = Literal["megabench", "factuality", "ratings", "probench", "generic"]
 """Which Space page lays a track out: the MEGA-Bench keyword page, the factuality-rates page,
+ProBench's page (official per-track tables beside the joint board),
 the rating-board page, or the generic table of headline numbers."""
 
 PromptRebuilder = Callable[["Mapping[str, Any]", Path], "Request | None"]
@@ -27,10 +28,13 @@ PromptRebuilder = Callable[["Mapping[str, Any]", Path], "Request | None"]
 
 @dataclass(frozen=True)
 class Headline:
-    """One headline column: a label and the key path of a 0-1 score in the track summary."""
+    """One headline column: a label and the key path of a number in the track summary, a 0-1
+    score shown as a percentage, or (`percent=False`) a number on its own scale shown as it is
+    (ProBench's Elo points)."""
 
     label: str
     keys: tuple[str, ...]
+    percent: bool = True
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 from PIL import Image, UnidentifiedImageError
 
 from vlmscope.literals import python_literal
+from vlmscope.tracks.json_rows import json_records, single_json_file
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.samples import SAMPLES_ROOT
 
@@ -95,8 +96,8 @@ def read_rows(data_dir: str | Path) -> list[SimpleVQARow]:
         records = _parquet_records(source)
         rows = [parse_record(r, position=i) for i, r in enumerate(records)]
     else:
-        source = _single_json_file(folder)
-        records = _json_records(source)
+        source = single_json_file(folder, SimpleVQADataError, PARQUET_NAME)
+        records = json_records(source, SimpleVQADataError)
         rows = [
             parse_record(r, position=i, image_dirs=_image_dirs(source))
             for i, r in enumerate(records)
@@ -258,34 +259,6 @@ def _parquet_records(path: Path) -> list[dict[str, Any]]:
     if missing:
         raise SimpleVQADataError(f"{path.name}: missing column(s) {', '.join(missing)}")
     return table.select(list(COLUMNS)).to_pylist()
-
-
-def _single_json_file(folder: Path) -> Path:
-    if not folder.is_dir():
-        raise SimpleVQADataError(f"data_dir {folder} is not a directory")
-    candidates = sorted(
-        p for p in folder.iterdir() if p.suffix in (".json", ".jsonl") and p.is_file()
-    )
-    if len(candidates) != 1:
-        raise SimpleVQADataError(
-            f"data_dir {folder}: expected {PARQUET_NAME} or exactly one .json/.jsonl file, "
-            f"found {[p.name for p in candidates]}"
-        )
-    return candidates[0]
-
-
-def _json_records(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8")
-    try:
-        if path.suffix == ".jsonl":
-            records = [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
-            records = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise SimpleVQADataError(f"{path.name}: not valid JSON: {err}") from err
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        raise SimpleVQADataError(f"{path.name}: expected a list of records")
-    return records
 
 
 def _image_dirs(json_file: Path) -> tuple[Path, ...]:
