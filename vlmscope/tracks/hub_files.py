@@ -1,0 +1,89 @@
+"""Finding a Hub dataset's rows in a data folder, in either layout its builders accept.
+
+1. The Hub's parquet shards of one split (`data/<split>-*.parquet`), else `<split>.parquet`,
+   else every top-level `*.parquet`: read one batch at a time, only the columns the track
+   reads, after checking the required ones are there;
+2. one `.json`/`.jsonl` file of the same records, whose image fields are file names inside
+   `images/` beside it (or beside the JSON file); a name leading out of the folder is refused.
+
+Each track's reader passes its own error type, so a bad file reads like a bad row of that track.
+ProBench and the VisionArena datasets are published this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from vlmscope.tracks.json_rows import json_records, single_json_file
+from vlmscope.tracks.media_paths import inside_data_dir
+
+IMAGE_DIR_NAME = "images"
+_BATCH_ROWS = 64
+
+Located = tuple[str, Mapping[str, Any], tuple[Path, ...]]
+"""(file name, record, the folders its image file names resolve in; empty for parquet)."""
+
+
+def hub_records(
+    folder: Path,
+    *,
+    split: str,
+    required: Sequence[str],
+    optional: Sequence[str],
+    error: type[ValueError],
+) -> Iterator[Located]:
+    """Every record of the layout found in `folder`, in file order."""
+    if not folder.is_dir():
+        raise error(f"data_dir {folder} is not a directory")
+    parquet = parquet_files(folder, split)
+    if parquet:
+        for path in parquet:
+            for record in _parquet_records(path, required, optional, error):
+                yield path.name, record, ()
+        return
+    source = single_json_file(
+        folder, error, f"data/{split}-*.parquet, {split}.parquet or *.parquet"
+    )
+    image_dirs = (folder / IMAGE_DIR_NAME, folder)
+    for record in json_records(source, error):
+        yield source.name, record, image_dirs
+
+
+def parquet_files(folder: Path, split: str) -> list[Path]:
+    """The Hub's shards of `split`, else `<split>.parquet`, else every top-level `*.parquet`."""
+    for pattern in (f"data/{split}-*.parquet", f"{split}.parquet", "*.parquet"):
+        found = sorted(p for p in folder.glob(pattern) if p.is_file())
+        if found:
+            return found
+    return []
+
+
+def read_image_file(
+    name: str, where: str, field: str, image_dirs: tuple[Path, ...], error: type[ValueError]
+) -> bytes:
+    """The bytes of the first `image_dirs` folder's file `name`; a name leading out is refused."""
+    for folder in image_dirs:
+        candidate = inside_data_dir(folder, name, row=where, field=field, error=error)
+        if candidate.is_file():
+            return candidate.read_bytes()
+    raise error(
+        f"{where}: field {field!r}: file {name!r} not found in {', '.join(map(str, image_dirs))}"
+    )
+
+
+def _parquet_records(
+    path: Path, required: Sequence[str], optional: Sequence[str], error: type[ValueError]
+) -> Iterator[dict[str, Any]]:
+    """Records one batch at a time, so a large shard is never held twice (arrow and Python)."""
+    file = pq.ParquetFile(path)
+    names = file.schema_arrow.names
+    missing = [c for c in required if c not in names]
+    if missing:
+        raise error(f"{path.name}: missing column(s) {', '.join(missing)}")
+    columns = [c for c in (*required, *optional) if c in names]
+    for batch in file.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
+        yield from batch.to_pylist()
