@@ -323,7 +323,7 @@ def test_nan_style_count_in_code_built_battles_raises() -> None:
     bootstrap_style_control(_styled(STYLE_A, STYLE_B), rounds=3)  # the clean one fits
 
 
-def test_a_style_feature_that_never_varies_raises_and_skips_its_category() -> None:
+def test_a_style_feature_that_never_varies_raises_and_drops_only_the_style_twin() -> None:
     style_a, style_b = STYLE_A.copy(), STYLE_B.copy()
     style_a[:, 3] = style_b[:, 3] = 0  # nobody writes bold
     with pytest.raises(FitError, match="'bold' is the same for every battle"):
@@ -337,8 +337,13 @@ def test_a_style_feature_that_never_varies_raises_and_skips_its_category() -> No
     board = battle_board(
         records, BattleSettings(rounds=5), categories=["humor", "ocr"], style_companion=True
     )
-    assert "cannot be standardised" in board.skipped_categories["humor"]
-    assert "ocr" in board.categories
+    humor_board = board.categories["humor"]  # its plain ratings stand; the twin is named gone
+    assert humor_board.style_control is None
+    assert "cannot be standardised" in humor_board.settings.extra["style_control_skipped"]
+    assert board.categories["ocr"].style_control is not None
+    assert board.skipped_categories == {}
+    with pytest.raises(FitError, match="cannot be standardised"):  # asked for directly: raises
+        battle_board(records, BattleSettings(rounds=5, category="humor", style_control=True))
 
 
 def test_nan_outcome_raises() -> None:

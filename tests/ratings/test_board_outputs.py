@@ -91,8 +91,9 @@ def test_board_json_round_trip_keeps_everything() -> None:
 
 def test_battle_board_companions_are_the_preset_boards() -> None:
     board = fastchat_board()
-    assert list(board.categories) == list(BATTLE_CATEGORIES)
-    assert board.skipped_categories == {}
+    # the golden battles carry no refusal labels: that board is listed, with why, not faked
+    assert list(board.categories) == [c for c in BATTLE_CATEGORIES if c != "no_refusal"]
+    assert board.skipped_categories == {"no_refusal": "records lack the field 'refusal_v0.1'"}
     assert board.view(style_control=True) is board.style_control
     assert board.view("ocr", style_control=True) is board.categories["ocr"].style_control
     for name, category in board.categories.items():
@@ -147,9 +148,9 @@ def test_battles_result_dir_matches_the_fastchat_boards(tmp_path: Path) -> None:
     assert board.style_control is not None
     assert_board_matches(board.style_control.to_json(), BOARDS["full_style_control"])
 
-    assert set(board.categories) == set(BATTLE_CATEGORIES)
+    assert set(board.categories) == set(BATTLE_CATEGORIES) - {"no_refusal"}  # no refusal labels
     golden_categories = set(board.categories) & set(BOARDS)
-    assert {"ocr", "captioning", "dedup", "english", "is_preset"} <= golden_categories
+    assert {"ocr", "captioning", "dedup", "english", "is_preset", "no_tie"} <= golden_categories
     for name in golden_categories:
         assert_board_matches(board.categories[name].to_json(), BOARDS[name], separable_in(name))
     styled = board.view("captioning", style_control=True)
@@ -281,3 +282,18 @@ def test_golden_board_comparison_can_fail() -> None:
     result["models"][top]["rating"] += 0.15
     with pytest.raises(AssertionError):
         assert_board_matches(result, BOARDS["full"])
+
+
+def test_the_no_tie_board_is_fastchats_exclude_tie_board() -> None:
+    """A board of its own, equal to `report_elo_analysis_results(..., exclude_tie=True)`."""
+    board = fastchat_board().categories["no_tie"]
+    assert_board_matches(board.to_json(), BOARDS["no_tie"], separable_in("no_tie"))
+
+
+def test_a_language_board_is_named_by_its_language() -> None:
+    board = battle_board(records()[:1500], QUICK, categories=("language: English",))
+    english = [r for r in records()[:1500] if r["language"] == "English" and r.get("anony", True)]
+    total = sum(e.battles or 0 for e in board.categories["language: English"].models.values())
+    assert total == 2 * len(english)
+    with pytest.raises(ValueError, match="unknown board"):
+        battle_board(records()[:100], QUICK, categories=("klingon",))

@@ -24,6 +24,7 @@ _COMMAND_MODULES = {
     "megabench": "vlmscope.tracks.megabench.cli",
     "ratings": "vlmscope.cli.ratings",
     "probench": "vlmscope.cli.probench",
+    "visionarena": "vlmscope.cli.visionarena",
     "cache": "vlmscope.cache_salvage",
 }
 _SUBCOMMANDS = tuple(_COMMAND_MODULES.values())

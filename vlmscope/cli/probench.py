@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vlmscope.cli.failure import fail
 from vlmscope.cli.verdict_flags import add_verdict_weight_flags
 from vlmscope.tracks.probench import BASELINE_NAME
 
@@ -191,7 +191,7 @@ def handle_labels(args: argparse.Namespace) -> int:
         labels = read_human_labels(args.labels)
         result = judge_human_agreement(records, labels)
     except (ValueError, OSError) as error:
-        return _fail(command, error)
+        return fail(command, error)
     inputs = {"verdicts": [str(p) for p in args.verdicts], "labels": str(args.labels)}
     print(labels_table(result))
     return _write(args.out, {"command": command, "inputs": inputs, **result.to_json()}, command)
@@ -207,7 +207,7 @@ def handle_boards(args: argparse.Namespace) -> int:
         board_y = _probench_board(args, args.verdicts_y, args.baseline_y or args.baseline)
         result = board_agreement(board_x, board_y, exclude_pinned=not args.keep_pinned)
     except (ValueError, OSError) as error:
-        return _fail(command, error)
+        return fail(command, error)
     print(boards_table(result, board_x, board_y))
     payload = {
         "command": command,
@@ -310,17 +310,6 @@ def _write(path: Path | None, payload: dict[str, Any], command: str) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     except OSError as error:
-        return _fail(command, error)
+        return fail(command, error)
     print(f"wrote {path}")
     return 0
-
-
-def _fail(command: str, error: Exception) -> int:
-    """One line on stderr, exit status 2. A bad row's message already names file, line and
-    field; an unreadable file is named by its path."""
-    if isinstance(error, OSError) and error.filename is not None:
-        reason = f"{error.filename}: {error.strerror or error}"
-    else:
-        reason = str(error)
-    print(f"{command}: {reason}", file=sys.stderr)
-    return 2

@@ -54,7 +54,7 @@ from vlmscope.ratings.bootstrap import (
 )
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, ah01_anchor
 from vlmscope.ratings.elo import bootstrap_elo, online_elo
-from vlmscope.ratings.filters import BOARD_FILTERS, select_battles
+from vlmscope.ratings.filters import BOARD_FILTERS, board_filter, select_battles
 from vlmscope.ratings.fit_checks import FitError
 from vlmscope.ratings.row_checks import check_records
 
@@ -64,6 +64,8 @@ BATTLE_REFERENCES = (FASTCHAT, ARENA_HARD_V01)
 SYSTEMS = ("bt", "elo")
 REFERENCE_SEED = 42
 FULL_BOARD = "full"
+STYLE_CONTROL_SKIPPED = "style_control_skipped"
+"""Key of `settings.extra`: why a board asked for a style-controlled twin has none."""
 #: Every board filter but "full" (the top-level board itself): the category boards a board can carry.
 BATTLE_CATEGORIES: tuple[str, ...] = tuple(name for name in BOARD_FILTERS if name != FULL_BOARD)
 
@@ -92,8 +94,11 @@ class BattleSettings:
             raise ValueError("reference: arena-hard-v0.1 on battles is plain BT only")
         if self.rounds < 1:
             raise ValueError(f"rounds: must be >= 1, got {self.rounds}")
-        if self.category is not None and self.category not in BOARD_FILTERS:
-            raise ValueError(f"category: {self.category!r} not in {sorted(BOARD_FILTERS)}")
+        if self.category is not None:
+            try:
+                board_filter(self.category)
+            except KeyError as error:
+                raise ValueError(f"category: {error.args[0]}") from None
         if (self.anchor_model is None) != (self.anchor_rating is None):
             raise ValueError("anchor: give both a model and a rating")
 
@@ -125,8 +130,8 @@ def select_board_battles(
     Raises KeyError when the category's filter needs a field the records lack."""
     defaulted = _with_defaults(records)
     original = {id(row): record for row, record in zip(defaulted, records, strict=True)}
-    board_filter = BOARD_FILTERS[category] if category else None
-    return [original[id(row)] for row in select_battles(defaulted, filter_func=board_filter)]
+    chosen = board_filter(category) if category else None
+    return [original[id(row)] for row in select_battles(defaulted, filter_func=chosen)]
 
 
 def rate_battles(records: Sequence[Mapping[str, Any]], settings: BattleSettings) -> dict[str, Any]:
@@ -153,15 +158,21 @@ def battle_board(
     (``board.skipped_rows``; ``{}`` when none was).
 
     ``style_companion`` fits the same battles again with style control and attaches that board
-    as ``style_control`` (a board that is itself style-controlled gets none). ``categories``
+    as ``style_control`` (a board that is itself style-controlled gets none; one whose style
+    fit cannot happen keeps its plain ratings and says why under
+    ``settings.extra["style_control_skipped"]``). ``categories``
     (names from ``BATTLE_CATEGORIES``) adds one board per category, each with its own
     companion. A category the records cannot fill (no battles left, or the field its filter
     reads is missing, or its fit cannot happen) has no board: it is listed with the reason under
     ``settings.extra[SKIPPED_CATEGORIES]`` (``board.skipped_categories``) instead of failing.
     """
-    unknown = [name for name in categories if name not in BATTLE_CATEGORIES]
-    if unknown:
-        raise ValueError(f"categories: {unknown} not in {list(BATTLE_CATEGORIES)}")
+    for name in categories:
+        if name == FULL_BOARD:
+            raise ValueError("categories: 'full' is the board itself, not a category board")
+        try:
+            board_filter(name)
+        except KeyError as error:
+            raise ValueError(f"categories: {error.args[0]}") from None
     if categories and settings.category is not None:
         raise ValueError(f"categories: the {settings.category!r} board has no category boards")
     companion = _companion_settings(settings) if style_companion else None
@@ -236,7 +247,11 @@ def _fit(
     )
     if companion is None:
         return board
-    style_board = rate_table(Battles.from_rows(rows, style=True), companion)
+    try:
+        style_board = rate_table(Battles.from_rows(rows, style=True), companion)
+    except FitError as error:  # e.g. no battle of a small category has a header: keep the board
+        extra = {**board.settings.extra, STYLE_CONTROL_SKIPPED: str(error)}
+        return replace(board, settings=replace(board.settings, extra=extra))
     return board.with_companions(style_control=RatingBoard.from_json(style_board))
 
 

@@ -63,6 +63,16 @@ def multi_turn(record: Record) -> bool:
     return int(record["turn"]) > 1
 
 
+def no_tie(record: Record) -> bool:
+    """The "exclude ties" board: FastChat's `exclude_tie` (drops both tie kinds) as a board."""
+    return "tie" not in str(record["winner"])
+
+
+def no_refusal(record: Record) -> bool:
+    """The "no refusal" board: battles whose answers the refusal classifier did not flag."""
+    return not record["category_tag"]["refusal_v0.1"]["refusal"]
+
+
 BOARD_FILTERS: dict[str, RecordFilter] = {
     "full": keep_all,
     "dedup": dedup_sampled,
@@ -70,8 +80,23 @@ BOARD_FILTERS: dict[str, RecordFilter] = {
     "chinese": language_filter("Chinese"),
     "is_preset": exclude_preset,
     "multiturn": multi_turn,
+    "no_tie": no_tie,
+    "no_refusal": no_refusal,
     **{name: category_filter(name) for name in VISION_CATEGORIES},
 }
+LANGUAGE_BOARD = "language: "
+"""Prefix of a per-language board's name (`language: Russian`), any language a record names."""
+
+
+def board_filter(name: str) -> RecordFilter:
+    """The filter of a board: one of `BOARD_FILTERS`, or `language: <name>`; KeyError else."""
+    if name.startswith(LANGUAGE_BOARD) and name[len(LANGUAGE_BOARD) :].strip():
+        return language_filter(name[len(LANGUAGE_BOARD) :])
+    if name not in BOARD_FILTERS:
+        raise KeyError(
+            f"unknown board {name!r}: one of {sorted(BOARD_FILTERS)} or '{LANGUAGE_BOARD}<name>'"
+        )
+    return BOARD_FILTERS[name]
 
 
 def cap_daily_votes(

@@ -1,0 +1,317 @@
+"""`vlmscope visionarena classify`: VisionArena's category classifiers over a set of prompts.
+
+(`vlmscope visionarena leaderboard` lives in `visionarena_board.py`.)
+
+Reads prompts (a JSONL file, or a VisionArena-Chat folder), asks each of the paper's classifiers
+(`vlmscope.judges.classify`) through the one cached `Judge`, writes the labels as dataset
+columns and, against reference labels, the paper's Table 5 numbers per category. The judge's
+replies are cached in OUT_DIR, so a rerun asks nothing already answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from vlmscope.cli.classify_inputs import PromptRow, check_references, read_prompt_rows
+from vlmscope.cli.failure import fail
+from vlmscope.cli.visionarena_board import add_leaderboard_parser
+
+if TYPE_CHECKING:
+    from vlmscope.config import ModelConfig
+    from vlmscope.judges.classify import ClassifierPrompt, ClassifierScores, Decision
+    from vlmscope.judges.client import Judge
+
+# The user-prompt classifiers (`vlmscope.judges.classify.PROMPT_CATEGORIES`), spelled out so
+# that building the parser imports nothing.
+CATEGORIES = (
+    "captioning",
+    "ocr",
+    "entity_recognition",
+    "homework",
+    "humor",
+    "diagram",
+    "creative_writing",
+)
+_ROWS_AT_ONCE = 64
+OUTCOMES = ("yes", "no", "unparseable", "request_failed")
+
+DESCRIPTION = """\
+VisionArena (Chou et al., 2024).
+
+  leaderboard  rate human battles into the vision leaderboard: every category and language
+               board with style control, tie shares, the minimum-votes rule (Sec. 3-4)
+  classify     label prompts with the paper's classifier prompts, asked of a judge model
+               (Sec. 4.3, Appendix 12)
+"""
+
+CLASSIFY_EPILOG = """\
+DATA is either
+  a JSONL file, one conversation a line:
+    {"id": ID, "text": PROMPT, "images": [PATH, ...], "categories": {CATEGORY: true|false|null}}
+  image paths relative to the file's folder; "categories" (reference labels) is optional; or
+  a VisionArena-Chat folder (parquet or JSONL files, as `vlmscope.tracks.visionarena.rows`
+  reads them): the first user turn's text, the row's images, its `categories` struct.
+
+Each classifier sees what its paper title says: captioning, entity_recognition,
+creative_writing the text only; homework, diagram the image(s) only; ocr, humor the image(s) then
+the text. Each prompt is the paper's verbatim system prompt (vlmscope/prompts/
+visionarena_classify_*.txt). The paper's refusal prompt labels model answers, not prompts, and
+is not run here.
+
+A reply counts as yes/no only when it holds <decision>yes<decision> or <decision>no</decision>
+(any case, backticks or [brackets] allowed, see `vlmscope.judges.classify.parse_decision`);
+anything else is unparseable: its label is null, it is counted, and it is never guessed.
+
+JUDGE is a YAML file holding one model config (any backend), e.g.
+  backend: openai
+  name: gemini-1.5-flash
+  base_url: https://...
+  model: gemini-1.5-flash
+  api_key_env: GEMINI_API_KEY
+
+Writes to OUT_DIR:
+  labels.jsonl / labels.parquet  one row per conversation: id, one bool|null column per
+                                 category, and <category>_reply with the judge's raw reply
+  summary.json                   counts (yes, no, unparseable, request_failed) per category,
+                                 judge, prompt versions, and with --reference-labels the
+                                 per-category precision, recall, F1, agreement, support
+  cache.sqlite                   the judge's replies: a rerun asks nothing again
+example:
+  vlmscope visionarena classify prompts.jsonl --judge flash.yaml --out runs/categories \\
+      --categories ocr humor --reference-labels
+"""
+
+
+def add_subparser(subparsers: Any) -> None:
+    """Add ``visionarena`` with ``classify`` and ``leaderboard``."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "visionarena",
+        help="VisionArena: the battle leaderboard, the category classifiers",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="visionarena_command", required=True, metavar="COMMAND")
+    classify: argparse.ArgumentParser = commands.add_parser(
+        "classify",
+        help="label prompts with the paper's category classifiers",
+        description="Label prompts with VisionArena's category classifiers, asked of a judge.",
+        epilog=CLASSIFY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    classify.add_argument("data", type=Path, metavar="DATA", help="JSONL file or Chat folder")
+    classify.add_argument(
+        "--judge", required=True, type=Path, metavar="JUDGE", help="YAML of one model config"
+    )
+    classify.add_argument(
+        "--out", required=True, type=Path, metavar="OUT_DIR", help="folder for labels and cache"
+    )
+    classify.add_argument(
+        "--categories",
+        nargs="+",
+        choices=CATEGORIES,
+        default=list(CATEGORIES),
+        metavar="CATEGORY",
+        help=f"classifiers to run (default all: {', '.join(CATEGORIES)})",
+    )
+    classify.add_argument(
+        "--limit", type=int, metavar="N", help="only the first N conversations of DATA"
+    )
+    classify.add_argument(
+        "--reference-labels",
+        action="store_true",
+        help="compare with the reference labels of DATA (`categories`); every row must have them",
+    )
+    classify.set_defaults(func=handle_classify)
+    add_leaderboard_parser(commands)
+
+
+def handle_classify(args: argparse.Namespace) -> int:
+    """Read, classify, write; exit 2 with one line on stderr on a bad input."""
+    command = "vlmscope visionarena classify"
+    if args.limit is not None and args.limit < 0:
+        return fail(command, ValueError(f"--limit must be >= 0, got {args.limit}"))
+    try:
+        config = read_judge_config(args.judge)
+        rows = read_prompt_rows(args.data, limit=args.limit)
+        if args.reference_labels:
+            check_references(rows, args.categories)
+    except (ValueError, OSError) as error:
+        return fail(command, error)
+
+    from vlmscope.cache import ResponseCache
+    from vlmscope.judges.classify import CLASSIFIER_SETTINGS, load_classifier_prompts
+    from vlmscope.judges.client import Judge
+    from vlmscope.models.registry import build_backend
+
+    prompts = load_classifier_prompts(args.categories)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        cache = ResponseCache(args.out / "cache.sqlite")
+    except OSError as error:
+        return fail(command, error)
+    judge = Judge(build_backend(config), cache)
+    try:
+        decisions = asyncio.run(_classify_rows(judge, prompts, rows))
+    finally:
+        cache.close()
+
+    counts = {c: outcome_counts([d[c] for d in decisions]) for c in args.categories}
+    summary: dict[str, Any] = {
+        "command": command,
+        "data": str(args.data),
+        "rows": len(rows),
+        "judge": judge.describe(CLASSIFIER_SETTINGS),
+        "prompts": {
+            c: {"name": p.name, "version": p.version, "inputs": p.inputs}
+            for c, p in prompts.items()
+        },  # fmt: skip
+        "counts": counts,
+        "judge_calls": {"asked": judge.counts["asked"], "cached": judge.counts["cached"]},
+    }
+    scores: dict[str, ClassifierScores] | None = None
+    if args.reference_labels:
+        from vlmscope.judges.classify import classifier_agreement
+
+        predicted = [{c: d[c].label for c in args.categories} for d in decisions]
+        reference = [dict(row.reference or {}) for row in rows]
+        scores = classifier_agreement(predicted, reference, args.categories)
+        summary["agreement"] = {c: s.to_json() for c, s in scores.items()}
+    try:
+        write_labels(args.out, rows, decisions, args.categories)
+        (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
+    except OSError as error:
+        return fail(command, error)
+    print(counts_table(counts, len(rows), summary["judge_calls"]))
+    if scores is not None:
+        print(scores_table(scores))
+    print(f"wrote {args.out / 'labels.jsonl'}, labels.parquet and summary.json")
+    return 0
+
+
+def read_judge_config(path: Path) -> ModelConfig:
+    """One model config from a YAML file; an error names the file and the field."""
+    import yaml
+    from pydantic import TypeAdapter, ValidationError
+
+    from vlmscope.config import ModelConfig
+
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise ValueError(f"{path}: not YAML: {error}") from error
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: expected one model config (a mapping with `backend:`)")
+    try:
+        config: ModelConfig = TypeAdapter(ModelConfig).validate_python(raw)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+        )
+        raise ValueError(f"{path}: {problems}") from error
+    return config
+
+
+async def _classify_rows(
+    judge: Judge, prompts: Mapping[str, ClassifierPrompt], rows: Sequence[PromptRow]
+) -> list[dict[str, Decision]]:
+    """Every row, a window of rows at a time (the judge bounds requests in flight)."""
+    from tqdm.auto import tqdm
+
+    from vlmscope.judges.classify import classify
+
+    out: list[dict[str, Decision]] = []
+    with tqdm(total=len(rows), desc="classify", unit="row", file=sys.stderr) as bar:
+        for start in range(0, len(rows), _ROWS_AT_ONCE):
+            window = rows[start : start + _ROWS_AT_ONCE]
+
+            async def one(row: PromptRow) -> dict[str, Decision]:
+                result = await classify(judge, prompts, row.text, row.images)
+                bar.update(1)
+                return result
+
+            out.extend(await asyncio.gather(*(one(r) for r in window)))
+    return out
+
+
+def outcome_counts(decisions: Sequence[Decision]) -> dict[str, int]:
+    """How many decisions ended each way, every outcome named (zeros included)."""
+    found: Counter[str] = Counter(d.outcome for d in decisions)
+    return {outcome: found[outcome] for outcome in OUTCOMES}
+
+
+def label_records(
+    rows: Sequence[PromptRow],
+    decisions: Sequence[Mapping[str, Decision]],
+    categories: Sequence[str],
+) -> list[dict[str, Any]]:
+    """One flat record per row: id, `<category>` bool|null, `<category>_reply` raw text."""
+    records = []
+    for row, labels in zip(rows, decisions, strict=True):
+        record: dict[str, Any] = {"id": row.id}
+        record.update({c: labels[c].label for c in categories})
+        record.update({f"{c}_reply": labels[c].reply for c in categories})
+        records.append(record)
+    return records
+
+
+def write_labels(
+    out: Path,
+    rows: Sequence[PromptRow],
+    decisions: Sequence[Mapping[str, Decision]],
+    categories: Sequence[str],
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    records = label_records(rows, decisions, categories)
+    with (out / "labels.jsonl").open("w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    schema = pa.schema(
+        [("id", pa.string())]
+        + [(c, pa.bool_()) for c in categories]
+        + [(f"{c}_reply", pa.string()) for c in categories]
+    )
+    pq.write_table(pa.Table.from_pylist(records, schema=schema), out / "labels.parquet")
+
+
+def counts_table(
+    counts: Mapping[str, Mapping[str, int]], rows: int, calls: Mapping[str, int]
+) -> str:
+    width = max(len("category"), *(len(c) for c in counts))
+    lines = [
+        f"{rows} conversations; judge calls: {calls['asked']} asked, {calls['cached']} cached",
+        f"{'category':<{width}}" + "".join(f"{o:>16}" for o in OUTCOMES),
+    ]
+    for category, by_outcome in counts.items():
+        lines.append(
+            f"{category:<{width}}" + "".join(f"{by_outcome.get(o, 0):>16}" for o in OUTCOMES)
+        )
+    return "\n".join(lines)
+
+
+def scores_table(scores: Mapping[str, ClassifierScores]) -> str:
+    columns = ("precision", "recall", "f1", "agreement")
+    width = max(len("category"), *(len(c) for c in scores))
+    lines = [
+        "against the reference labels (unparseable labels left out, counted):",
+        f"{'category':<{width}}"
+        + "".join(f"{c:>11}" for c in columns)
+        + f"{'support':>9}{'compared':>10}{'unparseable':>13}",
+    ]
+    for category, s in scores.items():
+        values = (s.precision, s.recall, s.f1, s.agreement)
+        lines.append(
+            f"{category:<{width}}"
+            + "".join(f"{'n/a' if math.isnan(v) else f'{v:.3f}':>11}" for v in values)
+            + f"{s.support:>9}{s.compared:>10}{s.unparseable:>13}"
+        )
+    return "\n".join(lines)

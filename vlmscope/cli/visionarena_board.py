@@ -1,0 +1,107 @@
+"""`vlmscope visionarena leaderboard`: the VisionArena leaderboard from human battles.
+
+DATA is a VisionArena-Battle folder (its rows become FastChat battle records; the dataset has no
+`anony` column, so every battle is rated and the output says so) or a FastChat-shaped battles
+file (JSON lines or a JSON array). The board is `vlmscope.tracks.visionarena.leaderboard`'s:
+every category and language board with its style-controlled twin, tie shares, the
+minimum-votes rule and rank changes under style control. `--result-dir` writes it as a result
+dataset the Space shows; `--out` as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from vlmscope.cli.failure import fail
+
+COMMAND = "vlmscope visionarena leaderboard"
+TRACK = "visionarena"
+
+
+def add_leaderboard_parser(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "leaderboard",
+        help="rate human battles into the vision leaderboard (every category, style control)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("data", type=Path, metavar="DATA", help="Battle folder or battles file")
+    parser.add_argument("--result-dir", type=Path, help="write a result dataset the Space reads")
+    parser.add_argument("--out", type=Path, help="write the board as JSON")
+    parser.add_argument(
+        "--bootstrap", type=int, default=100, metavar="N", help="bootstrap rounds (default 100)"
+    )
+    parser.add_argument(
+        "--min-votes",
+        type=int,
+        default=100,
+        metavar="N",
+        help="flag models with fewer battles than this on a board (default 100, the paper's)",
+    )
+    parser.add_argument(
+        "--languages",
+        nargs="*",
+        metavar="LANGUAGE",
+        help="language boards (default: every language the battles name)",
+    )
+    parser.set_defaults(func=handle_leaderboard)
+
+
+def handle_leaderboard(args: argparse.Namespace) -> int:
+    from vlmscope.cli.board_output import describe, now_iso, write_board_json
+    from vlmscope.tracks.visionarena.leaderboard import ArenaSettings, arena_leaderboard
+
+    started_at = now_iso()
+    try:
+        records, from_dataset = _records(args.data)
+        settings = ArenaSettings(
+            rounds=args.bootstrap,
+            min_votes=args.min_votes,
+            languages=tuple(args.languages) if args.languages else None,
+            anony_assumed=from_dataset,
+        )
+        board = arena_leaderboard(records, settings)
+    except (ValueError, KeyError, OSError) as error:
+        return fail(COMMAND, error)
+    try:
+        if args.out is not None:
+            write_board_json(args.out, board)
+        if args.result_dir is not None:
+            _write_result(args, board, records, started_at)
+    except OSError as error:
+        return fail(COMMAND, error)
+    print(f"board: {describe(board)}")
+    return 0
+
+
+def _records(data: Path) -> tuple[list[Any], bool]:
+    """The battle records, and whether they came from the Battle dataset (anony assumed)."""
+    if data.is_dir():
+        from vlmscope.tracks.visionarena.rows import battle_record, read_battle_rows
+
+        return [battle_record(row) for row in read_battle_rows(data)], True
+    from vlmscope.ratings.battles import read_battle_records
+
+    return list(read_battle_records(data, style=True).rows), False
+
+
+def _write_result(args: argparse.Namespace, board: Any, records: list[Any], started: str) -> None:
+    from vlmscope.cli.board_output import now_iso
+    from vlmscope.ratings.battle_presets import select_board_battles
+    from vlmscope.runner.results import BoardResult, write_board_result
+
+    digest = hashlib.sha256(repr(sorted(vars(args).items(), key=str)).encode())
+    result = BoardResult(
+        track=TRACK,
+        board=board,
+        details=select_board_battles(records),
+        source=f"visionarena leaderboard {args.data.name}",
+        config_hash=digest.hexdigest()[:16],
+        started_at=started,
+        finished_at=now_iso(),
+    )
+    folder = write_board_result(args.result_dir, result)
+    print(f"wrote result dataset {folder} (track {TRACK})")
