@@ -14,33 +14,20 @@ from functools import cache
 
 import pytest
 
-from tests.ratings.verdict_golden import BASELINE, GAME_MODES, golden, verdict_records
+from tests.ratings.verdict_golden import (
+    BASELINE,
+    GAME_MODES,
+    golden,
+    judged_sample,
+    verdict_records,
+)
 from vlmscope.ratings.verdict_presets import PROBENCH, VerdictSettings
-from vlmscope.ratings.verdict_records import STYLE_FIELDS, VerdictRecord
 from vlmscope.tracks.base import Scored
-from vlmscope.tracks.pairwise import PairwiseEvidence
-from vlmscope.tracks.probench.judging import game_record
 from vlmscope.tracks.probench.report import ProBenchReport, records_of
 from vlmscope.tracks.probench.tables import Subsets, joint_board
 
 SHOW_RESULT = golden("probench_show_result.json")
 AH_V01 = golden("arena_hard_v01_verdicts.json")
-
-
-def _scored(record: VerdictRecord) -> Scored:
-    assert record.model_style is not None and record.baseline_style is not None
-    evidence = PairwiseEvidence(
-        baseline=record.baseline,
-        template="probench_judge_singleround v1",
-        games=(
-            game_record(record.judgments[0], model_first=False),
-            game_record(record.judgments[1], model_first=True),
-        ),
-        model_style=dict(zip(STYLE_FIELDS, record.model_style.as_tuple(), strict=True)),
-        baseline_style=dict(zip(STYLE_FIELDS, record.baseline_style.as_tuple(), strict=True)),
-        category="singleround",
-    )
-    return Scored(record.uid, {}, extra={**evidence.to_extra(), "model": record.model})
 
 
 def _settings(mode: str) -> VerdictSettings:
@@ -58,7 +45,11 @@ def _subsets() -> Subsets:
 
 
 def _scored_of(model: str) -> Sequence[Scored]:
-    return [_scored(r) for r in verdict_records() if r.model == model]
+    return [
+        judged_sample(r, "probench_judge_singleround v1", "singleround", with_model=True)
+        for r in verdict_records()
+        if r.model == model
+    ]
 
 
 @pytest.mark.parametrize(

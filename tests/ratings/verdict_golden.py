@@ -6,6 +6,7 @@ from functools import cache
 
 from tests.ratings.arena_golden import GOLDEN_DIR, golden
 from vlmscope.ratings.verdict_records import VerdictRecord, read_verdict_records
+from vlmscope.tracks.base import Scored
 
 VERDICTS_FILE = GOLDEN_DIR / "judge_verdicts_small.jsonl"
 BASELINE = "gpt-4o-2024-05-13"
@@ -30,3 +31,28 @@ def ah_v2_ordered_records() -> tuple[VerdictRecord, ...]:
     """The records grouped by model in the golden run's file order, file order within a model."""
     rank = {model: i for i, model in enumerate(AH_V2_FILE_ORDER)}
     return tuple(sorted(verdict_records(), key=lambda record: rank[record.model]))
+
+
+def judged_sample(
+    record: VerdictRecord, template: str, category: str | None, *, with_model: bool = False
+) -> Scored:
+    """What a pairwise track's `score` leaves for a judged prompt, made from a golden record:
+    both games' judge replies and both answers' style metadata (and the model's name)."""
+    from vlmscope.ratings.verdict_records import STYLE_FIELDS
+    from vlmscope.tracks.pairwise import PairwiseEvidence
+    from vlmscope.tracks.probench.judging import game_record
+
+    assert record.model_style is not None and record.baseline_style is not None
+    evidence = PairwiseEvidence(
+        baseline=record.baseline,
+        template=template,
+        games=(
+            game_record(record.judgments[0], model_first=False),
+            game_record(record.judgments[1], model_first=True),
+        ),
+        model_style=dict(zip(STYLE_FIELDS, record.model_style.as_tuple(), strict=True)),
+        baseline_style=dict(zip(STYLE_FIELDS, record.baseline_style.as_tuple(), strict=True)),
+        category=category,
+    )
+    extra = evidence.to_extra()
+    return Scored(record.uid, {}, extra={**extra, "model": record.model} if with_model else extra)

@@ -19,6 +19,7 @@ from vlmscope.tracks.megabench.spec import SPEC as MEGABENCH
 from vlmscope.tracks.probench.spec import SPEC as PROBENCH
 from vlmscope.tracks.simplevqa.spec import SPEC as SIMPLEVQA
 from vlmscope.tracks.spec import TrackSpec
+from vlmscope.tracks.visionarena.spec import BENCH_SPEC as VISIONARENA_BENCH
 
 if TYPE_CHECKING:
     from vlmscope.config import TrackConfig
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "vlmscope.tracks"
 log = logging.getLogger(__name__)
-_BUILTIN: tuple[TrackSpec, ...] = (MEGABENCH, PROBENCH, SIMPLEVQA)
+_BUILTIN: tuple[TrackSpec, ...] = (MEGABENCH, PROBENCH, SIMPLEVQA, VISIONARENA_BENCH)
 
 
 class UnknownTrack(ValueError):
