@@ -1,4 +1,4 @@
-"""Test-wide settings: offline, one thread, a throwaway HF cache.
+"""Test-wide settings: offline, one thread, a throwaway HF cache (removed at the end).
 
 Set before anything imports the libraries, so the README's test command behaves the same as CI
 whatever the caller's environment holds.
@@ -6,7 +6,9 @@ whatever the caller's environment holds.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -16,3 +18,5 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 if "HF_HOME" not in os.environ:
     os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="vlmscope-hf-")
+    # gone when the test session ends (subprocesses the tests start have ended by then)
+    atexit.register(shutil.rmtree, os.environ["HF_HOME"], ignore_errors=True)
