@@ -162,14 +162,32 @@ def test_the_space_rating_page_shows_all_three_models_from_the_one_board(runs):
     assert rated.loc["red-bot"].filter(like="rating").iloc[0] == frame["Rating"].iloc[0]
 
 
-def test_a_board_that_cannot_be_fitted_is_reported_not_fatal(tmp_path):
+def test_a_style_twin_that_cannot_be_fitted_is_named_and_the_board_stands(tmp_path):
     """One-word answers have the same length and no markdown: with style control the features
-    never vary, so the style fit is impossible. The run still writes every model's results and
-    says why there is no board, rather than rating everyone 1000."""
+    never vary, so the style fit is impossible. The plain board is written, and says why it
+    has no style-controlled twin, rather than rating everyone 1000 or losing the board."""
     with OpenAIStub(replies) as stub:
         config = _config(tmp_path, stub.base_url, 0)
         track = config.tracks[0].model_copy(
             update={"options": {**config.tracks[0].options, "style_control": True}}
+        )
+        report = run(config.model_copy(update={"tracks": [track]}))
+    (board,) = report.boards
+    assert board.error is None and board.result_dir is not None
+    (row,) = list(load_folder(board_dir(tmp_path, "colours_pairwise"), "summary"))
+    written = RatingBoard.from_json(json.loads(row["board"]))
+    assert written.style_control is None
+    assert "is the same for every battle" in written.settings.extra["style_control_skipped"]
+    assert all(t.result_dir is not None and t.result_dir.exists() for t in report.tracks)
+
+
+def test_a_board_that_cannot_be_fitted_is_reported_not_fatal(tmp_path):
+    """ProBench's reference is style-controlled itself: with features that never vary there is
+    no board at all. The run still writes every model's results and says why there is none."""
+    with OpenAIStub(replies) as stub:
+        config = _config(tmp_path, stub.base_url, 0)
+        track = config.tracks[0].model_copy(
+            update={"options": {**config.tracks[0].options, "reference": "probench"}}
         )
         report = run(config.model_copy(update={"tracks": [track]}))
     (board,) = report.boards

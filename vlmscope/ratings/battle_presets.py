@@ -44,7 +44,12 @@ from vlmscope.ratings.battles import (
     battle_row,
     check_battle_records,
 )
-from vlmscope.ratings.board import RatingBoard, with_categories, with_skipped_rows
+from vlmscope.ratings.board import (
+    STYLE_CONTROL_SKIPPED,
+    RatingBoard,
+    with_categories,
+    with_skipped_rows,
+)
 from vlmscope.ratings.bootstrap import (
     BootstrapResult,
     Stream,
@@ -64,8 +69,6 @@ BATTLE_REFERENCES = (FASTCHAT, ARENA_HARD_V01)
 SYSTEMS = ("bt", "elo")
 REFERENCE_SEED = 42
 FULL_BOARD = "full"
-STYLE_CONTROL_SKIPPED = "style_control_skipped"
-"""Key of `settings.extra`: why a board asked for a style-controlled twin has none."""
 #: Every board filter but "full" (the top-level board itself): the category boards a board can carry.
 BATTLE_CATEGORIES: tuple[str, ...] = tuple(name for name in BOARD_FILTERS if name != FULL_BOARD)
 

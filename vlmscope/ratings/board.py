@@ -21,6 +21,9 @@ from typing import Any
 _RATING_KEYS = ("rating", "lower", "upper", "win_rate", "battles", "rank")
 SKIPPED_CATEGORIES = "skipped_categories"
 """Key of `settings.extra`: requested categories that have no board, each with the reason."""
+STYLE_CONTROL_SKIPPED = "style_control_skipped"
+"""Key of `settings.extra`: why a board asked for a style-controlled twin has none (a style
+feature that never varies in a small board); the plain board stands."""
 SKIPPED_ROWS = "skipped"
 """Key of `settings.extra`: input rows that could not be used and were skipped, counted by
 reason (`vlmscope.ratings.row_checks.SKIP_REASONS`); `{}` when the rows were checked and none

@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from vlmscope.ratings.arena_hard_v2 import arena_hard_v2_board, arena_hard_v2_style_board
-from vlmscope.ratings.board import RatingBoard, with_categories
+from vlmscope.ratings.board import STYLE_CONTROL_SKIPPED, RatingBoard, with_categories
+from vlmscope.ratings.fit_checks import FitError
 from vlmscope.ratings.judged import (
     DEFAULT_STRONG_WEIGHT,
     battles_from_verdicts,
@@ -120,7 +121,11 @@ def _scored_board(
     board = RatingBoard.from_json(score_verdicts(records, settings))
     if not companion:
         return board
-    styled = score_verdicts(records, replace(settings, style_control=True))
+    try:
+        styled = score_verdicts(records, replace(settings, style_control=True))
+    except FitError as error:  # a style feature that never varies: keep the plain board
+        extra = {**board.settings.extra, STYLE_CONTROL_SKIPPED: str(error)}
+        return replace(board, settings=replace(board.settings, extra=extra))
     return board.with_companions(style_control=RatingBoard.from_json(styled))
 
 
