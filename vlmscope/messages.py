@@ -30,7 +30,13 @@ class ImagePart:
     name: str = ""
 
     def digest(self) -> str:
-        return hashlib.sha256(self.data).hexdigest()
+        """sha256 of the bytes, computed once per part (requests are hashed on every walk of a
+        conversation and every cache lookup; the image bytes dominate that cost)."""
+        cached: str | None = self.__dict__.get("_digest")
+        if cached is None:
+            cached = hashlib.sha256(self.data).hexdigest()
+            object.__setattr__(self, "_digest", cached)
+        return cached
 
 
 Part = TextPart | ImagePart
@@ -74,7 +80,15 @@ class Request:
         return [p for t in self.turns for p in t.parts if isinstance(p, ImagePart)]
 
     def content_hash(self) -> str:
-        """sha256 over the system text, every part (image bytes included) and the parameters."""
+        """sha256 over the system text, every part (image bytes included) and the parameters;
+        computed once per request (the request is frozen)."""
+        cached: str | None = self.__dict__.get("_content_hash")
+        if cached is None:
+            cached = self._hash()
+            object.__setattr__(self, "_content_hash", cached)
+        return cached
+
+    def _hash(self) -> str:
         payload = {
             "system": self.system,
             "turns": [

@@ -53,7 +53,7 @@ def test_control_characters_are_made_visible_and_labels_escaped() -> None:
 
 def test_megabench_prompt_is_rebuilt_with_its_images(store: ResultStore) -> None:
     data = prompt_data_dirs({})
-    assert set(data) == {"megabench", "simplevqa"}  # the shipped samples, in a checkout
+    assert set(data) == {"megabench", "probench", "simplevqa"}  # the shipped samples, in a checkout
     row = sv.find_sample(store.details("megabench", "oracle"), "sample_min_multi_image/0")
     shown = prompt_view("megabench", sv.sample_view(row).meta, data)
     assert shown.note.startswith("rebuilt from the megabench data")

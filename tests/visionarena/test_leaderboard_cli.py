@@ -56,3 +56,14 @@ def test_a_fastchat_battles_file_and_a_bad_row(
     bad.write_text(lines[0] + "\n" + lines[1].replace('"winner":"', '"winner":"banana') + "\n")
     assert main(["visionarena", "leaderboard", str(bad)]) == 2
     assert "bad.jsonl" in capsys.readouterr().err
+
+
+def test_the_result_hash_covers_the_input_and_the_settings(tmp_path: Path) -> None:
+    def hashed(name: str, *flags: str) -> str:
+        out = tmp_path / name
+        argv = ["visionarena", "leaderboard", str(SAMPLE_DIR / "battle"), "--result-dir", str(out)]
+        assert main([*argv, "--bootstrap", "5", *flags]) == 0
+        (row,) = list(load_folder(out, "summary"))
+        return str(row["config_hash"])
+
+    assert hashed("a") == hashed("b") != hashed("c", "--min-votes", "50")

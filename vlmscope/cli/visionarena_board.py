@@ -89,19 +89,37 @@ def _records(data: Path) -> tuple[list[Any], bool]:
 
 
 def _write_result(args: argparse.Namespace, board: Any, records: list[Any], started: str) -> None:
-    from vlmscope.cli.board_output import now_iso
+    from vlmscope.cli.board_output import config_hash, now_iso
     from vlmscope.ratings.battle_presets import select_board_battles
     from vlmscope.runner.results import BoardResult, write_board_result
 
-    digest = hashlib.sha256(repr(sorted(vars(args).items(), key=str)).encode())
+    request = {
+        "command": "visionarena leaderboard",
+        "bootstrap": args.bootstrap,
+        "min_votes": args.min_votes,
+        "languages": args.languages,
+    }
     result = BoardResult(
         track=TRACK,
         board=board,
         details=select_board_battles(records),
         source=f"visionarena leaderboard {args.data.name}",
-        config_hash=digest.hexdigest()[:16],
+        config_hash=config_hash(request, _input_digest(args.data)),
         started_at=started,
         finished_at=now_iso(),
     )
     folder = write_board_result(args.result_dir, result)
     print(f"wrote result dataset {folder} (track {TRACK})")
+
+
+def _input_digest(data: Path) -> bytes:
+    """What the result's hash covers of the input: the file, or every file of the folder (read
+    a block at a time: a Battle download holds gigabytes of images)."""
+    files = [data] if data.is_file() else sorted(p for p in data.rglob("*") if p.is_file())
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path.relative_to(data.parent if data.is_file() else data)).encode())
+        with path.open("rb") as handle:
+            while block := handle.read(1 << 20):
+                digest.update(block)
+    return digest.digest()

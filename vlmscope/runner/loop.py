@@ -31,7 +31,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from vlmscope.cache import ResponseCache
-from vlmscope.config import ModelConfig, RunConfig
+from vlmscope.config import ModelConfig, OracleModelConfig, RunConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import Request, Response, cache_key
 from vlmscope.models.base import Backend
@@ -151,12 +151,16 @@ def _generate_model(
 ) -> list[TrackReport]:
     """Every track's requests of one model; the backend is loaded once for all of them."""
     samples_by_track = [p.track.samples(model_config) for p in planned]
-    references = {
-        request.content_hash(): reference
-        for samples in samples_by_track
-        for s in samples
-        for request, reference in reference_turns(s)
-    }
+    references = (
+        {
+            request.content_hash(): reference
+            for samples in samples_by_track
+            for s in samples
+            for request, reference in reference_turns(s)
+        }
+        if isinstance(model_config, OracleModelConfig)  # only the oracle answers with them
+        else None
+    )
     backend = build_backend(model_config, device=local_device(), references=references)
     reports = []
     for plan, samples in zip(planned, samples_by_track, strict=True):
@@ -199,6 +203,7 @@ def _generate_track(
     )
     conversations = walk_conversations(samples, answered)
     report.cached = sum(len(c.responses) for c in conversations)
+    multi_turn = any(s.followups for s in samples)
     bar = tqdm(
         total=report.total,
         initial=report.cached,
@@ -222,6 +227,8 @@ def _generate_track(
                 report.by_rank[rank] = report.by_rank.get(rank, 0) + n
             asked.update(keys)
             group.barrier()
+            if not multi_turn:  # every sample answered in one round: nothing left to find
+                break
             conversations = walk_conversations(samples, answered)
     report.generated = sum(report.by_rank.values())
     report.seconds = time.monotonic() - started

@@ -20,9 +20,18 @@ from vlmscope.judges.markdown import answer_style_counts
 TokenCounter = Literal["words", "cl100k_base"]
 
 
-def answer_style(turns: Sequence[str], counter: TokenCounter, *, joiner: str) -> dict[str, Any]:
-    """`{token_len, header_count, list_count, bold_count}` of the turns joined by `joiner`."""
-    text = joiner.join(turn.strip() if joiner == "\n" else turn for turn in turns)
+def model_answer_style(turns: Sequence[str], counter: TokenCounter) -> dict[str, Any]:
+    """The judged model's answers: each turn stripped, joined with newlines (the answer script)."""
+    return _style("\n".join(turn.strip() for turn in turns), counter)
+
+
+def baseline_answer_style(turns: Sequence[str], counter: TokenCounter) -> dict[str, Any]:
+    """The baseline's answers (the rows' `gpt` turns): joined with spaces (the scorer)."""
+    return _style(" ".join(turns), counter)
+
+
+def _style(text: str, counter: TokenCounter) -> dict[str, Any]:
+    """`{token_len, header_count, list_count, bold_count}` of one text."""
     return {"token_len": count_tokens(text, counter), **answer_style_counts(text)}
 
 

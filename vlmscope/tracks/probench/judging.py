@@ -45,18 +45,23 @@ _LABEL = re.compile(DOUBLE_BRACKET_PATTERN)
 @dataclass(frozen=True)
 class SystemPrompt:
     name: str
+    version: int
     text: str
 
     @property
     def template(self) -> str:
-        return f"{self.name} v1"
+        """How the details name the prompt a verdict was given under (`name vN`)."""
+        return f"{self.name} v{self.version}"
 
 
 @cache
 def system_prompt(chat_type: str) -> SystemPrompt:
     """The judge's system prompt for a ProBench track (read once per process)."""
     prompt = read_prompt_file(SYSTEM_PROMPT_FILES[chat_type])
-    return SystemPrompt(str(prompt.header.get("name", chat_type)), prompt.text)
+    header = prompt.header
+    return SystemPrompt(
+        str(header.get("name", chat_type)), int(header.get("version", 1)), prompt.text
+    )
 
 
 def judge_image(image: bytes) -> ImagePart:

@@ -60,8 +60,8 @@ class ProBenchReport:
         outcomes = dict(sorted(Counter(s.outcome for s in scored).items()))
         if any(s.extra.get("role") == BASELINE_ROLE for s in scored):
             return cls({"role": BASELINE_ROLE, "judged_prompts": 0, "outcomes": outcomes})
-        model = next((str(s.extra["model"]) for s in scored if "model" in s.extra), "model")
-        records = records_of(model, scored)
+        model = next((str(s.extra["model"]) for s in scored if "model" in s.extra), None)
+        records = [] if model is None else records_of(model, scored)  # None: nothing judged
         unparseable = sum(
             g["outcome"] != "parsed" for s in scored if (e := evidence_of(s)) for g in e.games
         )
@@ -73,7 +73,7 @@ class ProBenchReport:
             "unparseable_games": unparseable,
             "outcomes": outcomes,
         }
-        if records:
+        if model is not None and records:
             tables = official_tables(
                 records, model, settings, subsets, with_breakdowns=with_breakdowns
             )
@@ -82,7 +82,7 @@ class ProBenchReport:
                 "breakdowns": tables.breakdowns,
                 "skipped": tables.skipped,
             }
-        if human_labels:
+        if human_labels and model is not None:
             own = [label for label in human_labels if label.model == model]
             scores["judge_agreement"] = judge_human_agreement(records, own).to_json()
         return cls(scores, scores.get("tracks", {}))

@@ -1,12 +1,16 @@
-"""ProBench's registration: title, Space page, headline numbers."""
+"""ProBench's registration: title, Space page, headline numbers, prompt rebuilder."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from vlmscope.tracks.spec import Headline, TrackSpec
 
 if TYPE_CHECKING:
+    from vlmscope.messages import Request
     from vlmscope.tracks.base import Track
 
 
@@ -14,6 +18,21 @@ def _load() -> type[Track]:
     from vlmscope.tracks.probench.track import ProBenchTrack
 
     return ProBenchTrack
+
+
+def rebuild_prompt(meta: Mapping[str, Any], data_dir: Path) -> Request | None:
+    """A details row's first turn (question and image), rebuilt from the data by its uuid."""
+    from vlmscope.tracks.probench.track import first_turn_request
+
+    row = _rows_by_uuid(data_dir).get(str(meta.get("uuid")))
+    return None if row is None else first_turn_request(row)
+
+
+@lru_cache(maxsize=2)
+def _rows_by_uuid(data_dir: Path) -> dict[str, Any]:
+    from vlmscope.tracks.probench.rows import read_rows
+
+    return {row.uuid: row for row in read_rows(data_dir)}
 
 
 SPEC = TrackSpec(
@@ -28,4 +47,5 @@ SPEC = TrackSpec(
         Headline("multi-linguistic Elo", ("tracks", "multi-linguistic", "score"), percent=False),
     ),
     data_env="VLMSCOPE_PROBENCH_DATA",
+    rebuild_prompt=rebuild_prompt,
 )

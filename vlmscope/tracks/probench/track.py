@@ -24,7 +24,7 @@ from pydantic import Field
 
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.judges.settings import JudgeSettings
-from vlmscope.messages import GenerationParams, ImagePart, Response, user_request
+from vlmscope.messages import GenerationParams, ImagePart, Request, Response, user_request
 from vlmscope.ratings.judge_agreement import HumanLabel, read_human_labels
 from vlmscope.ratings.verdict_presets import PROBENCH, VerdictSettings
 from vlmscope.ratings.verdict_records import verdict_record_to_dict
@@ -41,7 +41,11 @@ from vlmscope.tracks.base import (
 from vlmscope.tracks.conversation import walk_conversations
 from vlmscope.tracks.pairwise import PairwiseEvidence
 from vlmscope.tracks.probench import BASELINE_NAME
-from vlmscope.tracks.probench.answer_style import TokenCounter, answer_style
+from vlmscope.tracks.probench.answer_style import (
+    TokenCounter,
+    baseline_answer_style,
+    model_answer_style,
+)
 from vlmscope.tracks.probench.breakdowns import breakdown_of
 from vlmscope.tracks.probench.judging import (
     PROBENCH_JUDGE,
@@ -101,6 +105,7 @@ class ProBenchTrack(TrackBase):
         self.data_dir = Path(config.data_dir) if config.data_dir else SAMPLE_DIR
         rows = read_rows(self.data_dir, None if subset == "all" else subset)
         self.rows: dict[str, ProBenchRow] = {row.uuid: row for row in rows[:limit]}
+        self._judge_images: dict[str, ImagePart] = {}
 
     @property
     def baseline_name(self) -> str:
@@ -127,7 +132,7 @@ class ProBenchTrack(TrackBase):
             return Scored(sample.id, {}, outcome="baseline_missing")
         if context.judge is None:
             return Scored(sample.id, {}, outcome="judge_missing")
-        image = judge_image(row.image)
+        image = self.judge_image(row)
         questions = row.questions
         games = (
             await judge_game(
@@ -146,8 +151,8 @@ class ProBenchTrack(TrackBase):
             baseline=self.baseline_name,
             template=system_prompt(row.chat_type).template,
             games=games,
-            model_style=answer_style(answers, counter, joiner="\n"),
-            baseline_style=answer_style(baseline, counter, joiner=" "),
+            model_style=model_answer_style(answers, counter),
+            baseline_style=baseline_answer_style(baseline, counter),
             category=row.chat_type,
         )
         return Scored(
@@ -166,6 +171,12 @@ class ProBenchTrack(TrackBase):
                 "breakdown": breakdown_of(row),
             },
         )
+
+    def judge_image(self, row: ProBenchRow) -> ImagePart:
+        """The row's image as the judge gets it, encoded once per row (not once per model)."""
+        if row.uuid not in self._judge_images:
+            self._judge_images[row.uuid] = judge_image(row.image)
+        return self._judge_images[row.uuid]
 
     def _baseline_answers(self, sample: Sample, context: ScoringContext) -> tuple[str, ...] | None:
         if self.options.baseline_model is None:
@@ -223,17 +234,26 @@ class ProBenchTrack(TrackBase):
         )
 
 
-def _sample(row: ProBenchRow) -> Sample:
-    """Turn 1 = the first question, then the image; each later question is a follow-up."""
-    first = user_request(
+def first_turn_request(row: ProBenchRow) -> Request:
+    """Turn 1 as the official answer script sends it: the first question, then the image."""
+    return user_request(
         row.questions[0],
         ImagePart(row.image, f"{row.uuid}.{row.image_format.lower()}"),
         params=ANSWER_PARAMS,
     )
+
+
+def _sample(row: ProBenchRow) -> Sample:
+    """Turn 1, then each later question as a follow-up."""
     return Sample(
         id=row.uuid,
-        request=first,
-        meta={"chat_type": row.chat_type, "language": row.language, "rounds": row.rounds},
+        request=first_turn_request(row),
+        meta={
+            "uuid": row.uuid,
+            "chat_type": row.chat_type,
+            "language": row.language,
+            "rounds": row.rounds,
+        },
         reference=row.reference_answers[0],
         followups=tuple(
             FollowUp(question, reference)

@@ -21,5 +21,4 @@ BENCH_SPEC = TrackSpec(
     title="VisionArena-Bench",
     load=_load,
     page="ratings",
-    data_env="VLMSCOPE_VISIONARENA_BENCH_DATA",
 )
