@@ -16,6 +16,7 @@ from vlmscope.ratings import (
     select_battles,
     separability,
 )
+from vlmscope.ratings.agreement import brier_score, pairwise_accuracy
 
 
 def record(**fields: object) -> dict[str, object]:
@@ -104,3 +105,26 @@ def test_compare_leaderboards_uses_shared_models() -> None:
     assert report.kendall_tau == pytest.approx(1 / 3)
     assert report.separability_x == 1.0 and report.separability_y == 1.0
     assert report.confidence_agreement == pytest.approx(1 / 3)
+    # y orders b > a > c; x orders a > b > c: (a, b) wrong, (a, c) and (b, c) right
+    assert report.pairwise_accuracy == pytest.approx(2 / 3)
+    # forecasts 1 / (1 + 10 ** (-1 / 400)) for a 1-point gap, 2 points for (a, c)
+    p1, p2 = 1 / (1 + 10 ** (-1 / 400)), 1 / (1 + 10 ** (-2 / 400))
+    assert report.brier == pytest.approx(((p1 - 0) ** 2 + (p2 - 1) ** 2 + (p1 - 1) ** 2) / 3)
+
+
+def test_pairwise_accuracy_and_brier_by_hand() -> None:
+    truth = np.array([1200.0, 1100.0, 1000.0])
+    assert pairwise_accuracy(truth, truth) == 1.0
+    assert pairwise_accuracy(-truth, truth) == 0.0
+    # a tie in x does not call the pair; a tie in y leaves the pair out
+    assert pairwise_accuracy(np.array([1.0, 1.0, 0.0]), truth) == pytest.approx(2 / 3)
+    assert pairwise_accuracy(truth, np.array([5.0, 5.0, 0.0])) == 1.0
+    assert np.isnan(pairwise_accuracy(truth, np.zeros(3)))
+    # equal ratings forecast 1/2: a coin's Brier score
+    assert brier_score(np.zeros(3), truth) == pytest.approx(0.25)
+    # 400 points apart forecasts 10/11 for the stronger model
+    gap = np.array([400.0, 0.0])
+    assert brier_score(gap, np.array([1.0, 0.0])) == pytest.approx((1 / 11) ** 2)
+    assert brier_score(gap, np.array([0.0, 1.0])) == pytest.approx((10 / 11) ** 2)
+    # a scale of 40 points reads the same gap as ten factors of ten
+    assert brier_score(gap / 10, np.array([1.0, 0.0]), scale=40) == pytest.approx((1 / 11) ** 2)

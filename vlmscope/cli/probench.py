@@ -12,19 +12,19 @@ short table and writes JSON. Rating modules are imported only when a command run
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vlmscope.cli.agreement_output import boards_table, write_json
 from vlmscope.cli.failure import fail
 from vlmscope.cli.verdict_flags import add_verdict_weight_flags
 from vlmscope.tracks.probench import BASELINE_NAME
 
 if TYPE_CHECKING:
     from vlmscope.ratings.board import RatingBoard
-    from vlmscope.ratings.judge_agreement import BoardAgreement, JudgeHumanAgreement
+    from vlmscope.ratings.judge_agreement import JudgeHumanAgreement
     from vlmscope.ratings.verdict_records import VerdictRecord
 
 
@@ -194,7 +194,7 @@ def handle_labels(args: argparse.Namespace) -> int:
         return fail(command, error)
     inputs = {"verdicts": [str(p) for p in args.verdicts], "labels": str(args.labels)}
     print(labels_table(result))
-    return _write(args.out, {"command": command, "inputs": inputs, **result.to_json()}, command)
+    return write_json(args.out, {"command": command, "inputs": inputs, **result.to_json()}, command)
 
 
 def handle_boards(args: argparse.Namespace) -> int:
@@ -215,7 +215,7 @@ def handle_boards(args: argparse.Namespace) -> int:
         **result.to_json(),
         "boards": {"x": board_x.to_json(), "y": board_y.to_json()},
     }
-    return _write(args.out, payload, command)
+    return write_json(args.out, payload, command)
 
 
 def _read_verdicts(paths: Sequence[Path], baseline: str) -> list[VerdictRecord]:
@@ -262,54 +262,5 @@ def labels_table(result: JudgeHumanAgreement) -> str:
     return "\n".join(lines)
 
 
-def boards_table(result: BoardAgreement, board_x: RatingBoard, board_y: RatingBoard) -> str:
-    """The agreement numbers and the two ratings of each compared model, for a terminal."""
-    report = result.report
-    left_out = (
-        f"; left out, pinned on both: {', '.join(result.excluded)}" if result.excluded else ""
-    )
-    only = [
-        f"only on {side}: {', '.join(models)}"
-        for side, models in (("x", result.only_x), ("y", result.only_y))
-        if models
-    ]
-    lines = [
-        f"board agreement over {len(report.models)} shared models{left_out}"
-        + "".join(f"; {text}" for text in only),
-        f"  spearman {_num(report.spearman)}  kendall tau {_num(report.kendall_tau)}  "
-        f"confidence agreement {_num(report.confidence_agreement)}",
-        f"  separability x {_num(report.separability_x)}  y {_num(report.separability_y)}",
-    ]
-    width = max(len("model"), *(len(m) for m in report.models))
-    lines.append(f"{'model':<{width}}  {'x rating [95% CI]':>22}  {'y rating [95% CI]':>22}")
-    for model in report.models:
-        x, y = board_x.models[model], board_y.models[model]
-        lines.append(
-            f"{model:<{width}}  {_rating(x.rating, x.lower, x.upper):>22}  "
-            f"{_rating(y.rating, y.lower, y.upper):>22}"
-        )
-    return "\n".join(lines)
-
-
-def _rating(rating: float, lower: float, upper: float) -> str:
-    return f"{rating:.0f} [{lower:.0f}, {upper:.0f}]"
-
-
 def _pct(value: float) -> str:
     return "   n/a" if math.isnan(value) else f"{100 * value:5.1f}%"
-
-
-def _num(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.3f}"
-
-
-def _write(path: Path | None, payload: dict[str, Any], command: str) -> int:
-    if path is None:
-        return 0
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    except OSError as error:
-        return fail(command, error)
-    print(f"wrote {path}")
-    return 0

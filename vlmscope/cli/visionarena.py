@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from vlmscope.cli.classify_inputs import PromptRow, check_references, read_prompt_rows
 from vlmscope.cli.failure import fail
+from vlmscope.cli.visionarena_agreement import add_agreement_parser
 from vlmscope.cli.visionarena_board import add_leaderboard_parser
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ VisionArena (Chou et al., 2024).
                board with style control, tie shares, the minimum-votes rule (Sec. 3-4)
   classify     label prompts with the paper's classifier prompts, asked of a judge model
                (Sec. 4.3, Appendix 12)
+  agreement    how far two leaderboards agree, e.g. the bench board against the battles
+               board (Table 4)
 """
 
 CLASSIFY_EPILOG = """\
@@ -91,7 +94,7 @@ example:
 
 
 def add_subparser(subparsers: Any) -> None:
-    """Add ``visionarena`` with ``classify`` and ``leaderboard``."""
+    """Add ``visionarena`` with ``classify``, ``leaderboard`` and ``agreement``."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "visionarena",
         help="VisionArena: the battle leaderboard, the category classifiers",
@@ -131,6 +134,7 @@ def add_subparser(subparsers: Any) -> None:
     )
     classify.set_defaults(func=handle_classify)
     add_leaderboard_parser(commands)
+    add_agreement_parser(commands)
 
 
 def handle_classify(args: argparse.Namespace) -> int:

@@ -5,6 +5,15 @@
 * Confidence agreement: over all pairs, +1 when both boards separate the pair with
   confidence in the same order, -1 when both separate it in opposite orders, 0 when
   either cannot separate it; averaged.
+* Pairwise accuracy: share of the pairs the second board orders (ties left out) that the first
+  board orders the same way by its point scores.
+* Brier score (arena-hard's "pair rank" Brier): the first board forecasts, for each pair the
+  second board orders, the chance that the second board's winner wins, as Bradley-Terry on the
+  Elo scale does (``1 / (1 + 10 ** (-(s_i - s_j) / 400))``); the score is the mean squared
+  error of that forecast against the second board's order (0 is perfect, 0.25 a coin). The
+  VisionArena paper prints no formula for it; this reading matches the Elo-scale boards both
+  sides produce here, so a board given on another scale (win rates in %) must say so by
+  ``scale``.
 """
 
 from __future__ import annotations
@@ -54,6 +63,39 @@ def confidence_agreement(
     return float(np.mean(ox[i, j] * oy[i, j])) if len(i) else float("nan")
 
 
+ELO_SCALE = 400.0
+"""Rating points per factor of ten in the odds (FastChat's and arena-hard's boards)."""
+
+
+def pairwise_accuracy(x: ArrayLike, y: ArrayLike) -> float:
+    """Share of the pairs ``y`` orders that ``x`` orders the same way (a tie in ``x`` counts
+    as wrong: it did not call the pair)."""
+    sx, sy = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    i, j = _pairs(len(sx))
+    truth = np.sign(sy[i] - sy[j])
+    called = truth != 0
+    if not called.any():
+        return float("nan")
+    return float(np.mean(np.sign(sx[i] - sx[j])[called] == truth[called]))
+
+
+def brier_score(x: ArrayLike, y: ArrayLike, *, scale: float = ELO_SCALE) -> float:
+    """Mean squared error of ``x``'s Bradley-Terry forecast of each pair against ``y``'s order.
+
+    For a pair that ``y`` orders (ties left out), the outcome is 1 when ``y`` puts i above j and
+    0 otherwise; ``x`` forecasts ``1 / (1 + 10 ** ((s_j - s_i) / scale))``.
+    """
+    sx, sy = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    i, j = _pairs(len(sx))
+    truth = np.sign(sy[i] - sy[j])
+    called = truth != 0
+    if not called.any():
+        return float("nan")
+    forecast = 1.0 / (1.0 + np.power(10.0, (sx[j] - sx[i]) / scale))
+    outcome = (truth > 0).astype(np.float64)
+    return float(np.mean((forecast[called] - outcome[called]) ** 2))
+
+
 @dataclass(frozen=True)
 class AgreementReport:
     models: tuple[str, ...]
@@ -62,12 +104,21 @@ class AgreementReport:
     confidence_agreement: float
     separability_x: float
     separability_y: float
+    pairwise_accuracy: float
+    """Share of the pairs y orders that x orders the same way."""
+    brier: float
+    """x's Bradley-Terry forecast of y's pair order, mean squared error (0 best, 0.25 a coin)."""
 
 
 def compare_leaderboards(
-    x: Mapping[str, Sequence[float]], y: Mapping[str, Sequence[float]]
+    x: Mapping[str, Sequence[float]],
+    y: Mapping[str, Sequence[float]],
+    *,
+    scale: float = ELO_SCALE,
 ) -> AgreementReport:
-    """Compare two boards given as ``model -> (score, lower, upper)`` on their shared models."""
+    """Compare two boards given as ``model -> (score, lower, upper)`` on their shared models;
+    y is the reference the pairwise accuracy and the Brier score are measured against, and
+    ``scale`` is x's points per factor of ten in the odds."""
     models = tuple(m for m in x if m in y)
     bx = np.array([x[m][:3] for m in models], dtype=np.float64).reshape(-1, 3)
     by = np.array([y[m][:3] for m in models], dtype=np.float64).reshape(-1, 3)
@@ -78,4 +129,6 @@ def compare_leaderboards(
         confidence_agreement=confidence_agreement(bx[:, 1], bx[:, 2], by[:, 1], by[:, 2]),
         separability_x=separability(bx[:, 1], bx[:, 2]),
         separability_y=separability(by[:, 1], by[:, 2]),
+        pairwise_accuracy=pairwise_accuracy(bx[:, 0], by[:, 0]),
+        brier=brier_score(bx[:, 0], by[:, 0], scale=scale),
     )

@@ -43,7 +43,7 @@ from vlmscope.judges.verdicts import (
     label_preference,
     parse_verdict,
 )
-from vlmscope.ratings.agreement import AgreementReport, compare_leaderboards
+from vlmscope.ratings.agreement import ELO_SCALE, AgreementReport, compare_leaderboards
 from vlmscope.ratings.board import RatingBoard
 from vlmscope.ratings.row_checks import MISSING_FIELD, BadRowError, check_file, model_name
 from vlmscope.ratings.verdict_records import VerdictRecord
@@ -269,6 +269,8 @@ class BoardAgreement:
             "confidence_agreement": _finite_or_none(report.confidence_agreement),
             "separability_x": _finite_or_none(report.separability_x),
             "separability_y": _finite_or_none(report.separability_y),
+            "pairwise_accuracy": _finite_or_none(report.pairwise_accuracy),
+            "brier": _finite_or_none(report.brier),
             "excluded": list(self.excluded),
             "only_x": list(self.only_x),
             "only_y": list(self.only_y),
@@ -276,9 +278,14 @@ class BoardAgreement:
 
 
 def board_agreement(
-    board_x: RatingBoard, board_y: RatingBoard, *, exclude_pinned: bool = True
+    board_x: RatingBoard,
+    board_y: RatingBoard,
+    *,
+    exclude_pinned: bool = True,
+    scale_x: float = ELO_SCALE,
 ) -> BoardAgreement:
-    """Spearman, Kendall tau, confidence agreement and separability over the shared models.
+    """Spearman, Kendall tau, confidence agreement, separability, pairwise accuracy and the
+    Brier score (board_y as the reference order) over the shared models.
 
     Each model is compared by its board ``rating`` with its ``lower`` / ``upper`` bounds (for
     ProBench the printed ints). A model both boards pin (the same baseline at 1114 on two
@@ -296,7 +303,7 @@ def board_agreement(
     if len(kept) < 2:
         left_out = f" after leaving out {pinned}, pinned on both" if pinned in shared else ""
         raise ValueError(f"boards: {len(kept)} shared model(s){left_out}; need two to compare")
-    report = compare_leaderboards(_bounds(board_x, kept), _bounds(board_y, kept))
+    report = compare_leaderboards(_bounds(board_x, kept), _bounds(board_y, kept), scale=scale_x)
     return BoardAgreement(
         report=report,
         excluded=tuple(m for m in shared if m == pinned),
