@@ -24,6 +24,7 @@ from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Respon
 from vlmscope.metrics.megabench.lexicon import wordnet_dependency
 from vlmscope.metrics.megabench.query import build_judge_requests, score_query
 from vlmscope.metrics.megabench.registry import eval_type_of
+from vlmscope.sandbox.requirements import sandbox_dependency
 from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, TrackOptions
 from vlmscope.tracks.megabench import results as megabench_results
 from vlmscope.tracks.megabench.keywords import task_meta_for
@@ -147,15 +148,19 @@ class MegaBenchTrack(TrackBase):
         )
 
     def dependencies(self) -> list[Dependency]:
-        """WordNet's noun files, when a configured task scores with `constrained_generation`."""
+        """WordNet's noun files, when a configured task scores with `constrained_generation`;
+        the sandbox's kernel layers, when one runs model-written code (`program_judge`)."""
         uses = {
             name
             for row in self.rows
             for name in row.metric_info.get("field_score_function", {}).values()
         }
-        if "constrained_generation" not in uses:
-            return []
-        return [wordnet_dependency()]
+        needed = []
+        if "constrained_generation" in uses:
+            needed.append(wordnet_dependency())
+        if "program_judge" in uses:
+            needed.append(sandbox_dependency())
+        return needed
 
     def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> MegaBenchReport:
         return build_report(self.rows, samples, scored, self.task_meta)
