@@ -7,6 +7,7 @@ folder as-is makes the same thing a Hub dataset repo.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 from collections.abc import Mapping
@@ -46,6 +47,7 @@ def export_folder(
     if real.exists() and not real.is_dir():
         raise FileExistsError(f"{folder} is a file, not a dataset folder: move it or pick another")
     real.parent.mkdir(parents=True, exist_ok=True)
+    _recover_killed_exports(real)
     staging = real.with_name(f".{real.name}.tmp-{os.getpid()}")
     _remove(staging)  # left by a killed earlier run of this same process id
     try:
@@ -59,6 +61,35 @@ def export_folder(
     finally:
         _remove(staging)
     return folder
+
+
+def _recover_killed_exports(real: Path) -> None:
+    """Tidy what an export killed part-way left next to `real`, once its process is gone.
+
+    `.<name>.tmp-<pid>` is a half-written copy: removed. `.<name>.old-<pid>` is the previous
+    folder, set aside by `_swap_in`; if the export died between its two renames the folder
+    itself is missing, and the old one is put back (else it is a leftover, removed). A sibling
+    whose process still runs belongs to a live export and is left alone.
+    """
+    prefix = f".{real.name}."
+    for sibling in sorted(real.parent.glob(f"{glob.escape(prefix)}*-*")):
+        kind, _, pid = sibling.name[len(prefix) :].rpartition("-")
+        if kind not in ("tmp", "old") or not pid.isdigit() or _process_alive(int(pid)):
+            continue
+        if kind == "old" and not real.exists():
+            sibling.rename(real)
+        else:
+            _remove(sibling)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 def _naming(folder: Path, err: OSError) -> OSError:

@@ -99,3 +99,49 @@ def test_a_file_in_the_way_is_an_error_not_replaced(tmp_path):
     with pytest.raises(FileExistsError, match="is a file, not a dataset folder"):
         export(folder, "new")
     assert folder.read_text() == "someone's notes"
+
+
+def dead_pid() -> int:
+    """The id of a process that has exited (and been reaped)."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_killed_exports_leftovers_are_tidied_by_the_next_export(tmp_path):
+    folder = tmp_path / "results" / "model" / "track"
+    export(folder, "old", n=2)
+    pid = dead_pid()
+    half = folder.with_name(f".track.tmp-{pid}")
+    (half / "details").mkdir(parents=True)
+    (half / "details" / "test-00000-of-00001.parquet").write_bytes(b"half a shard")
+    stale_old = folder.with_name(f".track.old-{dead_pid()}")  # a second killed export
+    stale_old.mkdir()
+    live = folder.with_name(f".track.tmp-{os.getpid()}x")  # not an export's name: left alone
+    live.mkdir()
+    export(folder, "new", n=1)
+    assert tags(folder) == ["new"]
+    assert sorted(os.listdir(folder.parent)) == sorted(["track", live.name])
+
+
+def test_an_export_killed_between_its_renames_gets_its_folder_back(tmp_path):
+    folder = tmp_path / "results" / "model" / "track"
+    export(folder, "old", n=2, summary=table("old summary", 1))
+    aside = folder.with_name(f".track.old-{dead_pid()}")
+    folder.rename(aside)  # what `_swap_in` leaves when killed after its first rename
+    export(folder, "new", n=1)
+    assert tags(folder) == ["new"]
+    assert tags(folder, "summary") == ["old summary"]  # carried over from the folder put back
+    assert os.listdir(folder.parent) == ["track"]
+
+
+def test_a_live_exports_staging_folder_is_left_alone(tmp_path):
+    folder = tmp_path / "results" / "model" / "track"
+    export(folder, "old", n=2)
+    other = folder.with_name(f".track.tmp-{os.getppid()}")  # a running process: our parent
+    other.mkdir()
+    export(folder, "new", n=1)
+    assert other.is_dir()
