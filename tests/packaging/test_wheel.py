@@ -74,7 +74,12 @@ def test_wheel_carries_every_package_file(built: tuple[Path, str, set[str]]) -> 
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     assert files - names == set()
-    for shipped in ("samples/megabench/core", "samples/simplevqa/test.parquet", "prompts/"):
+    for shipped in (
+        "samples/megabench/core",
+        "samples/simplevqa/test.parquet",
+        "samples/visionarena/bench/anchor_answers.jsonl",  # the demo's bench anchor
+        "prompts/",
+    ):
         assert any(n.startswith(f"vlmscope/{shipped}") for n in names), shipped
     assert "absent from the `packages` configuration" not in log
     assert not any(n.startswith(("dataset_scripts/", "tests/")) for n in names)
@@ -182,7 +187,7 @@ def test_demo_export_and_store_run_from_the_wheel(
     )
     store = json.loads(run([str(python), "-c", script], cwd=work, env=env))
     assert store["problems"] == []
-    assert set(store["tracks"]) >= {"megabench", "simplevqa"}
+    assert set(store["tracks"]) >= {"megabench", "simplevqa", "probench", "visionarena_bench"}
     assert all(set(models) >= {"oracle", "tiny-llava"} for models in store["tracks"].values())
 
     # the Space itself, as a Space repo holds it: leaderboard_space/ beside the installed wheel

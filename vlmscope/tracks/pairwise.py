@@ -3,12 +3,17 @@
 A pairwise track says where its prompts come from; this module does the rest:
 
 - score: the baseline's answer to the same request comes from the run's cache (the baseline is
-  one of the run's models, and scoring starts only after every model answered), the judge sees
-  both answers twice with positions swapped; the baseline's own samples are not judged;
-- summarize: per model, how many prompts were judged and how many games could not be read;
+  one of the run's models, and scoring starts only after every model answered), or, for a
+  track given `file_anchor`, from a file (the baseline is then no model of the run; a prompt it
+  has no answer for is `anchor_missing`); the judge sees both answers twice with positions
+  swapped, and its requests hold only the texts, so a file answer and a model's answer with the
+  same text share every judge cache key; the baseline's own samples are not judged;
+- summarize: per model, how many prompts were judged, how many games could not be read, and the
+  mean answer length over the judged prompts (`avg_tokens`);
 - aggregate: the verdicts of every model become battles rated in ONE fit (so ratings are
   comparable across models), with Bradley-Terry and a bootstrap exactly as the reference scorer
-  named by `reference` does.
+  named by `reference` does; every board of the fit (categories and style twins included) holds
+  each model's and the baseline's average answer length under `settings.extra["avg_tokens"]`.
 
 Unparseable verdicts are counted and excluded, as the references exclude them; never ties.
 """
@@ -16,7 +21,7 @@ Unparseable verdicts are counted and excluded, as the references exclude them; n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, ClassVar, Literal
 
@@ -29,6 +34,7 @@ from vlmscope.judges.pairwise import (
 )
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Response
+from vlmscope.ratings.board import RatingBoard
 from vlmscope.ratings.verdict_presets import VerdictSettings, verdict_board, verdict_categories
 from vlmscope.ratings.verdict_records import AnswerStyle, VerdictRecord, verdict_record_to_dict
 from vlmscope.tracks.base import (
@@ -43,11 +49,14 @@ from vlmscope.tracks.base import (
 )
 
 BASELINE_ROLE = "baseline"
+AVG_TOKENS = "avg_tokens"
+"""Key of a board's `settings.extra`: `{model: mean answer tokens}`, the baseline included."""
 
 
 class PairwiseOptions(TrackOptions):
     baseline: str
-    """Name of the run's model whose answers every other model is compared with."""
+    """Name of the baseline every model is compared with: a model of the run, unless the track's
+    answers for it come from a file (`PairwiseScoring.file_anchor`)."""
     template: str = "visionarena_bench_judge.txt"
     reference: Literal["arena-hard-v0.1", "arena-hard-v2", "probench"] = "arena-hard-v0.1"
     weight: int = 3
@@ -106,17 +115,43 @@ class PairwiseEvidence:
         )
 
 
+@dataclass(frozen=True)
+class FileAnchor:
+    """The baseline's answers read from a file rather than asked of a model of the run.
+
+    `answers` maps a sample id to the answer as a `Response` (its `usage.completion_tokens` the
+    file's token count, 0 when it gives none), so that it is judged and measured exactly as a
+    model's answer with the same text would be."""
+
+    name: str
+    answers: Mapping[str, Response]
+    source: str
+
+
 class PairwiseScoring(TrackBase):
     """Base for a track whose `options` is a PairwiseOptions: `score`, `summarize`, `aggregate`.
 
     A track's samples may carry a `category` in `meta` (a per-category board is fitted for it).
+    A track that sets `file_anchor` judges every model against those answers; a model of the run
+    named like the file's baseline is the baseline (not judged), as a model baseline is.
     """
 
     options: PairwiseOptions
     judge_settings: ClassVar[JudgeSettings] = PAIRWISE_JUDGE
+    file_anchor: FileAnchor | None = None
+
+    @property
+    def baseline_name(self) -> str:
+        return self.options.baseline if self.file_anchor is None else self.file_anchor.name
 
     def required_models(self) -> Mapping[str, str]:
-        return {"baseline": self.options.baseline}
+        return {"baseline": self.options.baseline} if self.file_anchor is None else {}
+
+    def baseline_answer(self, sample: Sample, context: ScoringContext) -> Response | None:
+        """The baseline's answer to `sample`: the file's, else the baseline model's (cached)."""
+        if self.file_anchor is not None:
+            return self.file_anchor.answers.get(sample.id)
+        return context.responses_of(self.options.baseline, sample.request)
 
     @cached_property
     def template(self) -> PairwiseTemplate:
@@ -124,11 +159,13 @@ class PairwiseScoring(TrackBase):
         return load_pairwise_template(self.options.template)
 
     async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
-        baseline_name = self.options.baseline
+        baseline_name = self.baseline_name
         if context.model == baseline_name:
-            return Scored(sample.id, {}, outcome="ok", extra={"role": BASELINE_ROLE})
-        baseline = context.responses_of(baseline_name, sample.request)
-        reason = _not_judgeable(response, baseline, context)
+            tokens = {"token_len": _style(response)["token_len"]} if response.ok else {}
+            return Scored(sample.id, {}, outcome="ok", extra={"role": BASELINE_ROLE, **tokens})
+        baseline = self.baseline_answer(sample, context)
+        missing = "baseline_missing" if self.file_anchor is None else "anchor_missing"
+        reason = _not_judgeable(response, baseline, context, missing)
         if reason is not None:
             return Scored(sample.id, {}, outcome=reason, extra={"baseline": baseline_name})
         assert baseline is not None and context.judge is not None
@@ -158,18 +195,32 @@ class PairwiseScoring(TrackBase):
         )
 
     def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> SummaryReport:
+        """One model's counts; `avg_tokens` is its mean answer length over the judged prompts
+        (the baseline model's: over its answers), None when there is none."""
         outcomes: dict[str, int] = {}
         for s in scored:
             outcomes[s.outcome] = outcomes.get(s.outcome, 0) + 1
+        source = "model" if self.file_anchor is None else "file"
         if any(s.extra.get("role") == BASELINE_ROLE for s in scored):
-            return SummaryReport({"role": BASELINE_ROLE, "judged_prompts": 0, "outcomes": outcomes})
+            own = [s.extra["token_len"] for s in scored if "token_len" in s.extra]
+            return SummaryReport(
+                {
+                    "role": BASELINE_ROLE,
+                    "judged_prompts": 0,
+                    "avg_tokens": _mean(own),
+                    "baseline_source": source,
+                    "outcomes": outcomes,
+                }
+            )
         judged = [e for s in scored if (e := PairwiseEvidence.from_extra(s.extra)) is not None]
         unparseable_games = sum(g["outcome"] != "parsed" for e in judged for g in e.games)
         return SummaryReport(
             {
                 "judged_prompts": len(judged),
                 "unparseable_games": unparseable_games,
-                "baseline": self.options.baseline,
+                "avg_tokens": _mean([e.model_style["token_len"] for e in judged]),
+                "baseline": self.baseline_name,
+                "baseline_source": source,
                 "outcomes": outcomes,
             }
         )
@@ -196,6 +247,7 @@ class PairwiseScoring(TrackBase):
             categories=categories if len(categories) > 1 else (),
             style_companion=self.options.style_control,
         )
+        board = _with_avg_tokens(board, records, self.baseline_name)
         return TrackBoard(board, [verdict_record_to_dict(r) for r in records])
 
     def verdict_settings(self) -> VerdictSettings:
@@ -203,7 +255,7 @@ class PairwiseScoring(TrackBase):
         controlled companion), except ProBench's reference, which is always style-controlled."""
         return VerdictSettings(
             reference=self.options.reference,
-            baseline=self.options.baseline,
+            baseline=self.baseline_name,
             style_control=self.options.reference == "probench",
             weight=self.options.weight,
             first_game_only=self.options.first_game_only,
@@ -213,13 +265,53 @@ class PairwiseScoring(TrackBase):
         )
 
 
+def _with_avg_tokens(
+    board: RatingBoard, records: Sequence[VerdictRecord], baseline: str
+) -> RatingBoard:
+    """`board` with `settings.extra["avg_tokens"]` on it, its style twin and each category board
+    (a category's averages over that category's records): see `_avg_tokens`."""
+
+    def put(target: RatingBoard, chosen: Sequence[VerdictRecord]) -> RatingBoard:
+        extra = {**target.settings.extra, AVG_TOKENS: _avg_tokens(chosen, baseline)}
+        twin = target.style_control
+        return replace(
+            target,
+            settings=replace(target.settings, extra=extra),
+            style_control=None if twin is None else put(twin, chosen),
+        )
+
+    categories = {
+        name: put(category, [r for r in records if r.category == name])
+        for name, category in board.categories.items()
+    }
+    return replace(put(board, records), categories=categories)
+
+
+def _avg_tokens(records: Sequence[VerdictRecord], baseline: str) -> dict[str, float]:
+    """Mean answer tokens (paper Tables 7-8 "Token #"), model names sorted: each judged model's
+    over its judged prompts, the baseline's over every prompt judged against it (counted once
+    per prompt; its answer is the same for every model). Records without style are left out."""
+    lengths: dict[str, list[int]] = {}
+    for r in records:
+        if r.model_style is not None:
+            lengths.setdefault(r.model, []).append(r.model_style.tokens)
+    by_prompt = {r.uid: r.baseline_style.tokens for r in records if r.baseline_style}
+    if by_prompt:
+        lengths[baseline] = list(by_prompt.values())
+    return {name: float(sum(v) / len(v)) for name, v in sorted(lengths.items())}
+
+
+def _mean(values: Sequence[int]) -> float | None:
+    return float(sum(values) / len(values)) if values else None
+
+
 def _not_judgeable(
-    response: Response, baseline: Response | None, context: ScoringContext
+    response: Response, baseline: Response | None, context: ScoringContext, missing: str
 ) -> str | None:
     if not response.ok:
         return response.status.value
     if baseline is None or not baseline.ok:
-        return "baseline_missing"
+        return missing
     if context.judge is None:
         return "judge_missing"
     return None
