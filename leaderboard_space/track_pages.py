@@ -1,9 +1,12 @@
-"""One tab per track: MEGA-Bench keywords, SimpleVQA factuality, ProBench, rating boards, others.
+"""One tab per track: MEGA-Bench keywords, SimpleVQA factuality, ProBench, VisionArena, rating
+boards, others.
 
-A track's page is the page its registration names (`TrackSpec.page`, through `PAGES`) when that
-page lays out the track's board itself (`BOARD_PAGES`: ProBench), else the rating page when the
-results hold a board for it, else its registered page; a track this version does not know gets
-the generic page. Each page lays out its controls and binds them to pure functions of
+A track's page is the VisionArena page when its board is a human-vote board of `vlmscope
+visionarena leaderboard` (it carries the paper's tie shares, thin models and rank changes),
+else the page its registration names (`TrackSpec.page`, through `PAGES`) when that page lays out
+the track's board itself (`BOARD_PAGES`: ProBench, VisionArena-Bench), else the rating page when
+the results hold a board for it, else its registered page; a track this version does not know
+gets the generic page. Each page lays out its controls and binds them to pure functions of
 `vlmscope.leaderboard`; a control's value only selects among names the results already hold.
 """
 
@@ -15,11 +18,13 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 import plotly.graph_objects as go
+from visionarena_page import visionarena_tab
 from widgets import bind, chart_and_table, dom_id, table, update_table
 
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import probench_view as pb
 from vlmscope.leaderboard import simplevqa_view as svqa
+from vlmscope.leaderboard import visionarena_view as va
 from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_bars
 from vlmscope.leaderboard.rating_view import (
     OVERALL,
@@ -258,16 +263,21 @@ PAGES: dict[PageKind, Page] = {
     "factuality": simplevqa_tab,
     "ratings": rating_tab,
     "probench": probench_tab,
+    "visionarena": visionarena_tab,
     "generic": generic_tab,
 }
-BOARD_PAGES: frozenset[PageKind] = frozenset({"probench"})
+BOARD_PAGES: frozenset[PageKind] = frozenset({"probench", "visionarena"})
 """Pages that show the track's board themselves (a board does not send the track elsewhere)."""
 
 
 def page_for(store: ResultStore, track: str) -> Page:
-    """The page its registration names when that page shows the board itself, else the rating
+    """The VisionArena page for a human-vote board of `vlmscope visionarena leaderboard`, else
+    the page its registration names when that page shows the board itself, else the rating
     page for a track with a board, else the registered page (generic for an unknown track)."""
     spec = spec_for_results(track)
+    record = store.boards.get(track)
+    if record is not None and va.is_arena_board(record.board):
+        return visionarena_tab
     if spec is not None and spec.page in BOARD_PAGES:
         return PAGES[spec.page]
     if track in store.boards:

@@ -98,3 +98,26 @@ def rate_bars(points: Sequence[RatePoint], metric: str, title: str) -> go.Figure
         **_LAYOUT,
     )
     return figure
+
+
+def coefficient_bars(frame: pd.DataFrame, features: Sequence[str], title: str) -> go.Figure:
+    """Grouped bars: one group per row of `frame` (its first column names it), one bar per
+    style feature; rows without coefficients (no style-controlled fit) are left out."""
+    label = frame.columns[0]
+    fitted = frame.dropna(subset=list(features), how="all")
+    figure = go.Figure()
+    for feature in features:
+        figure.add_trace(
+            go.Bar(
+                name=plain_label(feature),
+                x=[plain_label(name) for name in fitted[label]],
+                y=[None if pd.isna(v) else float(v) for v in fitted[feature]],
+            )
+        )
+    figure.update_layout(
+        title=plain_label(title),
+        barmode="group",
+        yaxis={"title": "style coefficient"},
+        **_LAYOUT,
+    )
+    return figure

@@ -18,10 +18,11 @@ if TYPE_CHECKING:
     from vlmscope.messages import Request
     from vlmscope.tracks.base import Track
 
-PageKind = Literal["megabench", "factuality", "ratings", "probench", "generic"]
+PageKind = Literal["megabench", "factuality", "ratings", "probench", "visionarena", "generic"]
 """Which Space page lays a track out: the MEGA-Bench keyword page, the factuality-rates page,
-ProBench's page (official per-track tables beside the joint board),
-the rating-board page, or the generic table of headline numbers."""
+ProBench's page (official per-track tables beside the joint board), the VisionArena page
+(VisionArena-Bench's board against its anchor, beside the human-vote board when the results
+hold one), the rating-board page, or the generic table of headline numbers."""
 
 PromptRebuilder = Callable[["Mapping[str, Any]", Path], "Request | None"]
 

@@ -1,4 +1,9 @@
-"""VisionArena-Bench's registration: title and Space page (its joint board)."""
+"""VisionArena-Bench's registration: title and Space page.
+
+Its page is the VisionArena page (`leaderboard_space/track_pages.py`): the joint board against
+the anchor, and the agreement with the human-vote board of `vlmscope visionarena leaderboard`
+when the results hold one (that board, not a track of the runner, gets the same page by its
+content)."""
 
 from __future__ import annotations
 
@@ -20,5 +25,5 @@ BENCH_SPEC = TrackSpec(
     name="visionarena_bench",
     title="VisionArena-Bench",
     load=_load,
-    page="ratings",
+    page="visionarena",
 )
