@@ -16,10 +16,12 @@ import os
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
+from arena_tab import arena_from_env, arena_tab  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
 
+from vlmscope.leaderboard.arena.service import Arena  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
 from vlmscope.leaderboard.prompts import prompt_data_dirs  # noqa: E402
@@ -62,13 +64,17 @@ SKIPPED_NOTE = (
 )
 
 
-def build_app(store: ResultStore) -> gr.Blocks:
+def build_app(store: ResultStore, arena: Arena | None = None) -> gr.Blocks:
+    """The Space over `store`; with `arena` (an arena config given) also the Arena tab."""
     with gr.Blocks(title=TITLE, fill_width=True) as demo:
         gr.Markdown(f"# {TITLE}")
         gr.Markdown(found_note(store))
         with gr.Tabs():
             with gr.Tab("Overview", id="overview"):
                 overview_tab(store)
+            if arena is not None:
+                with gr.Tab("Arena", id="arena"):
+                    arena_tab(arena)
             for track in store.tracks():
                 with gr.Tab(track_title(track), id=dom_id("track", track)):
                     page_for(store, track)(store, track)
@@ -121,7 +127,9 @@ def overview_tab(store: ResultStore) -> None:
 def main() -> None:
     store = ResultStore(location_from_env(os.environ))
     # host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (a Space sets them)
-    build_app(store).launch(theme=THEME, css=CSS, ssr_mode=False, show_error=True)
+    build_app(store, arena_from_env(os.environ)).launch(
+        theme=THEME, css=CSS, ssr_mode=False, show_error=True
+    )
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ _COMMAND_MODULES = {
     "ratings": "vlmscope.cli.ratings",
     "probench": "vlmscope.cli.probench",
     "visionarena": "vlmscope.cli.visionarena",
+    "arena": "vlmscope.cli.arena",
     "cache": "vlmscope.cache_salvage",
 }
 _SUBCOMMANDS = tuple(_COMMAND_MODULES.values())

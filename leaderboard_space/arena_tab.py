@@ -1,0 +1,195 @@
+"""The Arena tab: anonymous side-by-side battles whose votes feed the live VisionArena board.
+
+Shown only when `VLMSCOPE_ARENA_CONFIG` names an arena config. The page holds the battle only
+as a reference in Gradio's server-side session state (never sent to the browser); every rule
+(limits, moderation, who may vote on what) is `vlmscope.leaderboard.arena.service.Arena`'s, and what is
+shown comes from `vlmscope.leaderboard.arena.view`. Answers stream into read-only text fields; the names
+appear in the page only in the note written after the vote is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable, Mapping
+from functools import partial
+from typing import Any
+
+import gradio as gr
+from widgets import table, update_table
+
+from vlmscope.leaderboard.arena.battles import VOTES
+from vlmscope.leaderboard.arena.build import build_arena, hub_pusher
+from vlmscope.leaderboard.arena.config import load_arena_config
+from vlmscope.leaderboard.arena.rating import rate_store
+from vlmscope.leaderboard.arena.safety import Refused
+from vlmscope.leaderboard.arena.service import Arena
+from vlmscope.leaderboard.arena.view import (
+    BoardCache,
+    board_categories,
+    board_table,
+    reveal_note,
+    transcript,
+    votes_note,
+)
+from vlmscope.leaderboard.rating_view import OVERALL, RATING_COLUMNS
+from vlmscope.leaderboard.safe_html import markdown_literal
+
+ENV = "VLMSCOPE_ARENA_CONFIG"
+INTRO = (
+    "Ask a question about one or more images; two anonymous models answer side by side. "
+    "Keep the conversation going if you like (each model keeps its own history), then vote. "
+    "The models' names are shown only after your vote, and votes feed the leaderboard below."
+)
+VOTE_IDS = {"model_a": "arena-vote-a", "model_b": "arena-vote-b", "tie": "arena-vote-tie",
+            "tie (bothbad)": "arena-vote-bothbad"}  # fmt: skip
+
+
+def arena_from_env(environ: Mapping[str, str]) -> Arena | None:
+    path = environ.get(ENV)
+    return build_arena(load_arena_config(path)) if path else None
+
+
+def _who(request: gr.Request, header: str | None) -> tuple[str, str]:
+    """(session key, client address) of a request."""
+    session = request.session_hash or ""
+    address = request.client.host if request.client else ""
+    if header:
+        forwarded = request.headers.get(header, "")
+        address = forwarded.split(",")[0].strip() or address
+    return session, address
+
+
+def _images(files: list[Any], limit: int) -> list[bytes]:
+    """The uploaded files' bytes; a file over `limit` is refused before it is read."""
+    out = []
+    for number, item in enumerate(files or [], 1):
+        path = item if isinstance(item, str) else item.get("path", "")
+        if os.path.getsize(path) > limit:
+            raise Refused(f"File {number} is larger than {limit} bytes.")
+        with open(path, "rb") as handle:
+            out.append(handle.read())
+    return out
+
+
+def arena_tab(arena: Arena) -> None:
+    limits = arena.config.limits
+    push = hub_pusher(arena)
+    boards = BoardCache(
+        partial(
+            rate_store,
+            arena.store,
+            rounds=arena.config.board.bootstrap_rounds,
+            min_votes=arena.config.board.min_votes,
+        ),
+        arena.store.vote_count,
+    )
+    gr.Markdown(INTRO)
+    battle = gr.State(None)  # the battle id, kept on the server
+    with gr.Row(equal_height=True):
+        side_a = gr.Textbox(
+            label="Model A", lines=12, max_lines=40, interactive=False, elem_id="arena-a"
+        )
+        side_b = gr.Textbox(
+            label="Model B", lines=12, max_lines=40, interactive=False, elem_id="arena-b"
+        )
+    message = gr.MultimodalTextbox(
+        file_types=["image"],
+        file_count="multiple",
+        placeholder="Ask about your images (attach with the clip), then Enter",
+        show_label=False,
+        max_plain_text_length=limits.max_prompt_chars,
+        elem_id="arena-message",
+    )
+    with gr.Row():
+        votes = {
+            winner: gr.Button(label, interactive=False, elem_id=VOTE_IDS[winner])
+            for label, winner in VOTES.items()
+        }
+    new = gr.Button("New battle", variant="secondary", elem_id="arena-new")
+    status = gr.Markdown(elem_id="arena-status")
+    with gr.Accordion("Live leaderboard", open=True):
+        count = gr.Markdown("Press **Refresh** to rate the votes so far.", elem_id="arena-votes")
+        with gr.Row():
+            category = gr.Dropdown([OVERALL], value=OVERALL, label="Category")
+            style = gr.Checkbox(False, label="Style control")
+            refresh = gr.Button("Refresh", elem_id="arena-refresh")
+        board = table(_empty_board(), elem_id="arena-board")
+    vote_buttons = list(votes.values())
+
+    def buttons(enabled: bool) -> list[Any]:
+        return [gr.update(interactive=enabled) for _ in vote_buttons]
+
+    async def ask(
+        sent: dict[str, Any], battle_id: str | None, request: gr.Request
+    ) -> AsyncIterator[list[Any]]:
+        session, address = _who(request, limits.ip_header)
+        try:
+            images = _images(sent.get("files", []), limits.max_image_bytes)
+            stream = arena.ask(session, address, battle_id, sent.get("text", ""), images)
+            current = None
+            async for update in stream:
+                if current is None:
+                    current = await asyncio.to_thread(arena.store.battle, update.battle_id)
+                    yield [update.battle_id, *_sides(current, update),
+                           gr.update(value=None, interactive=False), *buttons(False), ""]  # fmt: skip
+                    continue
+                done = update.done and not (update.failed_a or update.failed_b)
+                yield [update.battle_id, *_sides(current, update),
+                       gr.update(interactive=done), *buttons(done),
+                       "" if not update.done or done else "A model failed to answer; press "
+                       "**New battle**."]  # fmt: skip
+        except Refused as refusal:
+            yield [battle_id, gr.skip(), gr.skip(), gr.update(interactive=True),
+                   *[gr.skip() for _ in vote_buttons], markdown_literal(str(refusal))]  # fmt: skip
+
+    def vote_with(winner: str) -> Callable[..., list[Any]]:
+        def vote(battle_id: str | None, request: gr.Request) -> list[Any]:
+            session, address = _who(request, limits.ip_header)
+            try:
+                reveal = arena.vote(session, address, battle_id, winner)
+            except Refused as refusal:
+                return [
+                    gr.skip(),
+                    *[gr.skip() for _ in vote_buttons],
+                    markdown_literal(str(refusal)),
+                ]
+            if push is not None and reveal.stored_now:
+                push()
+            return [gr.update(interactive=False), *buttons(False), reveal_note(reveal)]
+
+        return vote
+
+    def new_battle() -> list[Any]:
+        return [None, "", "", gr.update(value=None, interactive=True), *buttons(False), ""]
+
+    def show_board(picked: str, style_control: bool) -> list[Any]:
+        live = boards.get()
+        choices = board_categories(live)
+        picked = picked if picked in choices else OVERALL
+        frame = board_table(live, picked, style_control)
+        return [votes_note(live), gr.update(choices=choices, value=picked), update_table(frame)]
+
+    ask_outputs = [battle, side_a, side_b, message, *vote_buttons, status]
+    message.submit(ask, [message, battle], ask_outputs, api_name="ask",
+                   concurrency_limit=limits.concurrent_answers)  # fmt: skip
+    for winner, button in votes.items():
+        button.click(vote_with(winner), [battle], [message, *vote_buttons, status],
+                     api_name=f"vote_{VOTE_IDS[winner].rsplit('-', 1)[1]}",
+                     concurrency_limit=limits.concurrent_answers)  # fmt: skip
+    new.click(new_battle, None, ask_outputs, api_name="new_battle")
+    board_outputs = [count, category, board]
+    gr.on([refresh.click, category.change, style.change], show_board, [category, style],
+          board_outputs, api_name="arena_board")  # fmt: skip
+    if arena.config.board.refresh_s is not None:
+        gr.Timer(arena.config.board.refresh_s).tick(show_board, [category, style], board_outputs)
+
+
+def _sides(battle: Any, update: Any) -> tuple[str, str]:
+    return transcript(battle, "a", update), transcript(battle, "b", update)
+
+
+def _empty_board() -> Any:
+    import pandas as pd
+
+    return pd.DataFrame(columns=RATING_COLUMNS)

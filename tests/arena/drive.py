@@ -1,0 +1,25 @@
+"""Driving an arena from a test: a whole message answered, the last update returned."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from vlmscope.leaderboard.arena.service import Arena, Update
+
+
+def ask(
+    arena: Arena,
+    text: str,
+    *,
+    session: str = "session-1",
+    ip: str = "10.0.0.1",
+    battle_id: str | None = None,
+    images: Sequence[bytes] = (),
+) -> list[Update]:
+    """Every update of one message, in order (the last one is `done`)."""
+
+    async def collect() -> list[Update]:
+        return [u async for u in arena.ask(session, ip, battle_id, text, images)]
+
+    return asyncio.run(collect())

@@ -1,0 +1,108 @@
+"""Without a browser: the Space gets an Arena tab only when an arena config is given, its
+layout carries no model name, and what the tab shows is text (a model's markup kept as
+characters, a failed side said plainly, the names only in the note after the vote)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import yaml
+
+from tests.arena.conftest import NAMES, MakeArena, config_dict
+from tests.arena.drive import ask
+from tests.arena.sse_stub import SSEStub
+from vlmscope.leaderboard.arena.battles import Battle
+from vlmscope.leaderboard.arena.service import Reveal, Update
+from vlmscope.leaderboard.arena.view import FAILED, reveal_note, transcript
+from vlmscope.leaderboard.load import ResultsLocation
+from vlmscope.leaderboard.store import ResultStore
+
+SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
+
+
+@pytest.fixture(scope="module")
+def space() -> Iterator[tuple[ModuleType, ModuleType]]:
+    sys.path.insert(0, str(SPACE))
+    try:
+        import app
+        import arena_tab
+
+        yield app, arena_tab
+    finally:
+        sys.path.remove(str(SPACE))
+
+
+def _labels(demo: object) -> list[object]:
+    return [getattr(block, "label", None) for block in demo.blocks.values()]  # type: ignore[attr-defined]
+
+
+def test_the_tab_comes_with_a_config_and_names_no_model(
+    space: tuple[ModuleType, ModuleType], make_arena: MakeArena, tmp_path: Path
+) -> None:
+    app, arena_tab = space
+    results = ResultStore(ResultsLocation.local(tmp_path))
+    assert "Arena" not in _labels(app.build_app(results))
+    demo = app.build_app(results, make_arena())
+    labels = _labels(demo)
+    assert {"Arena", "Model A", "Model B", "Overview"} <= set(labels)
+    layout = json.dumps(demo.get_config_file(), default=str)
+    assert "arena-vote-bothbad" in layout
+    assert not any(name in layout for name in NAMES)
+    assert arena_tab.arena_from_env({}) is None
+
+
+def test_the_arena_is_built_from_the_environment(
+    space: tuple[ModuleType, ModuleType], stubs: tuple[SSEStub, SSEStub], tmp_path: Path
+) -> None:
+    _, arena_tab = space
+    config = tmp_path / "arena.yaml"
+    config.write_text(yaml.safe_dump(config_dict(stubs, tmp_path / "votes.sqlite")))
+    arena = arena_tab.arena_from_env({arena_tab.ENV: str(config)})
+    assert arena.config.names == NAMES
+    assert ask(arena, "hi")[-1].done  # its clients reach the stubs
+    assert (tmp_path / "votes.sqlite").exists()
+
+
+def _battle() -> Battle:
+    battle = Battle("b", "q", "s", "x", "y", 0.0).asked("<b>first</b>", ("h",))
+    return battle.answered_with("<script>a()</script>", "plain").asked("second", ())
+
+
+def test_transcripts_are_text_and_name_no_model() -> None:
+    live = Update("b", "<img src=x onerror=alert(1)>", "partial", done=False)
+    side_a = transcript(_battle(), "a", live)
+    assert side_a == (
+        "You (1 image(s) + text): <b>first</b>\n\nModel A: <script>a()</script>\n\n"
+        "You (text): second\n\nModel A: <img src=x onerror=alert(1)>"
+    )
+    failed = Update("b", "", "", done=True, failed_b=True)
+    assert transcript(_battle(), "b", failed).endswith(f"Model B: {FAILED}")
+    assert "\u241b" in transcript(_battle(), "a", Update("b", "\x1b[31m", ""))  # ESC made visible
+
+
+def test_the_reveal_note_escapes_names() -> None:
+    note = reveal_note(Reveal("<b>x</b>", "y_[z]", "tie (bothbad)", stored_now=False))
+    assert "&lt;b&gt;x&lt;/b&gt;" in note and "y\\_\\[z\\]" in note
+    assert "Both are bad" in note and "already recorded" in note
+
+
+def test_a_refresh_timer_only_when_configured(
+    space: tuple[ModuleType, ModuleType], make_arena: MakeArena, tmp_path: Path
+) -> None:
+    import gradio as gr
+
+    app, _ = space
+    results = ResultStore(ResultsLocation.local(tmp_path))
+
+    def timers(demo: object) -> list[float]:
+        blocks = demo.blocks.values()  # type: ignore[attr-defined]
+        return [b.value for b in blocks if isinstance(b, gr.Timer)]
+
+    assert timers(app.build_app(results, make_arena())) == []
+    board = {"refresh_s": 30, "bootstrap_rounds": 10}
+    assert timers(app.build_app(results, make_arena(board=board))) == [30]

@@ -1,0 +1,72 @@
+"""`vlmscope arena export|push`: the live arena's votes as a VisionArena-Battle folder, or pushed
+to the Hub repo its config names, in full batches. The Space's Arena tab records the votes
+(`leaderboard_space/README.md`); these commands only read its store."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from vlmscope.cli.failure import fail
+
+DESCRIPTION = """\
+The live arena's votes (the Space's Arena tab, enabled by VLMSCOPE_ARENA_CONFIG):
+
+  export  write the votes as a VisionArena-Battle folder (JSON lines and an image folder, or the
+          Hub parquet layout); `vlmscope visionarena leaderboard OUT` rates it
+  push    upload the full batches of votes not yet on the config's store.hub_repo, each once
+"""
+
+
+def add_subparser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "arena",
+        help="the live arena's votes: export them, push them to the Hub",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="arena_command", required=True, metavar="COMMAND")
+    export = commands.add_parser("export", help="write the votes as a Battle folder")
+    export.add_argument("config", type=Path, metavar="CONFIG", help="the arena's YAML config")
+    export.add_argument("out", type=Path, metavar="OUT_DIR", help="folder to write")
+    export.add_argument(
+        "--format",
+        choices=("jsonl", "parquet"),
+        default="jsonl",
+        help="battles.jsonl + images/ (default), or the Hub parquet layout with images inside",
+    )
+    export.set_defaults(func=handle_arena)
+    push = commands.add_parser("push", help="push full batches of votes to the Hub repo")
+    push.add_argument("config", type=Path, metavar="CONFIG", help="the arena's YAML config")
+    push.set_defaults(func=handle_arena)
+
+
+def handle_arena(args: argparse.Namespace) -> int:
+    from vlmscope.config import ConfigError
+    from vlmscope.leaderboard.arena.config import load_arena_config
+    from vlmscope.leaderboard.arena.export import export_jsonl, export_parquet
+    from vlmscope.leaderboard.arena.hub import hub_upload, push_full_batches
+    from vlmscope.leaderboard.arena.store import VoteStore
+
+    command = f"vlmscope arena {args.arena_command}"
+    try:
+        config = load_arena_config(args.config)
+    except (ConfigError, OSError) as error:
+        return fail(command, error)
+    if args.arena_command == "push" and config.store.hub_repo is None:
+        return fail(command, ValueError(f"{args.config}: store.hub_repo: the config names none"))
+    store = VoteStore(config.store.path)
+    try:
+        if args.arena_command == "export":
+            writer = export_jsonl if args.format == "jsonl" else export_parquet
+            print(f"wrote {store.vote_count()} votes to {writer(store, args.out)}")
+            return 0
+        assert config.store.hub_repo is not None
+        pushed = push_full_batches(
+            store, config.store.push_every, hub_upload(config.store.hub_repo)
+        )
+        print(f"pushed {len(pushed)} batch(es) to {config.store.hub_repo}")
+        return 0
+    finally:
+        store.close()

@@ -1,0 +1,125 @@
+"""The models of the arena, each answering a conversation as a stream of text pieces.
+
+An `openai` contestant streams: the chat-completions body `vlmscope.models.openai_payload`
+builds (images as data URLs) plus `stream: true`, read as server-sent events (`data: {...}`
+lines whose `choices[0].delta.content` is the next piece, `data: [DONE]` at the end). A
+server that ignores `stream` and answers one JSON completion is read as one piece. An `hf`
+contestant is the run's local backend (`vlmscope.models.registry`), answering in one piece.
+
+A failure raises `ContestantFailed`; its message stays in the server log and never reaches
+the page (an error text can carry a URL or a model name).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+import httpx
+
+from vlmscope.config import HFModelConfig, OpenAIModelConfig
+from vlmscope.leaderboard.arena.config import Sampling
+from vlmscope.messages import GenerationParams, Request
+from vlmscope.models.base import Backend, LoopLocal
+from vlmscope.models.openai_payload import BadBody, chat_body, parse_completion
+
+
+class ContestantFailed(RuntimeError):
+    """A contestant gave no answer (connection, status, body); for the log only."""
+
+
+class Contestant(Protocol):
+    name: str
+
+    def stream(self, request: Request) -> AsyncIterator[str]:
+        """The answer to `request` piece by piece."""
+        ...
+
+
+def params(sampling: Sampling) -> GenerationParams:
+    return GenerationParams(
+        max_new_tokens=sampling.max_new_tokens, temperature=sampling.temperature
+    )
+
+
+class OpenAIContestant:
+    def __init__(self, config: OpenAIModelConfig, sampling: Sampling) -> None:
+        self.name = config.name
+        self.config = config
+        self.sampling = sampling
+        # one client (one connection pool) per event loop: making a client costs more than a
+        # request to a local server, and the Space answers every battle on one loop
+        self._client = LoopLocal(
+            lambda: httpx.AsyncClient(
+                timeout=httpx.Timeout(config.timeout_s),
+                limits=httpx.Limits(max_connections=None, max_keepalive_connections=64),
+            )
+        )
+
+    def _headers(self) -> dict[str, str]:
+        key = os.environ.get(self.config.api_key_env or "", "") if self.config.api_key_env else ""
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    async def stream(self, request: Request) -> AsyncIterator[str]:
+        body: dict[str, Any] = {
+            **chat_body(request, self.config.model, self.config.max_new_tokens),
+            "stream": True,
+        }
+        if self.sampling.top_p is not None:
+            body["top_p"] = self.sampling.top_p
+        url = self.config.base_url.rstrip("/") + "/chat/completions"
+        client = self._client.get()
+        try:
+            async with client.stream("POST", url, json=body, headers=self._headers()) as reply:
+                if reply.status_code >= 400:
+                    await reply.aread()
+                    raise ContestantFailed(f"{self.name}: HTTP {reply.status_code}")
+                if "text/event-stream" not in reply.headers.get("content-type", ""):
+                    text, _ = parse_completion(await reply.aread())
+                    yield text
+                    return
+                async for piece in sse_pieces(reply.aiter_lines()):
+                    yield piece
+        except (httpx.HTTPError, BadBody, ValueError) as err:
+            raise ContestantFailed(f"{self.name}: {err!r}") from err
+
+
+async def sse_pieces(lines: AsyncIterator[str]) -> AsyncIterator[str]:
+    """The text pieces of an OpenAI chat-completions event stream."""
+    async for line in lines:
+        if not line.startswith("data:"):
+            continue  # comments, event names, blank separators
+        data = line[len("data:") :].strip()
+        if data == "[DONE]":
+            return
+        event = json.loads(data)
+        if "error" in event:
+            raise ContestantFailed(f"stream error: {str(event['error'])[:200]}")
+        for choice in event.get("choices") or []:
+            piece = (choice.get("delta") or {}).get("content")
+            if piece:
+                yield piece
+
+
+class BackendContestant:
+    """Any `vlmscope.models` backend (a local `hf` model): the whole answer as one piece."""
+
+    def __init__(self, name: str, backend: Backend) -> None:
+        self.name = name
+        self.backend = backend
+
+    async def stream(self, request: Request) -> AsyncIterator[str]:
+        response = await self.backend.agenerate(request)
+        if not response.ok:
+            raise ContestantFailed(f"{self.name}: {response.status.value}: {response.error}")
+        yield response.text
+
+
+def build_contestant(config: OpenAIModelConfig | HFModelConfig, sampling: Sampling) -> Contestant:
+    if isinstance(config, OpenAIModelConfig):
+        return OpenAIContestant(config, sampling)
+    from vlmscope.models.registry import build_backend
+
+    return BackendContestant(config.name, build_backend(config))

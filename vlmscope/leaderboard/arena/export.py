@@ -1,0 +1,105 @@
+"""The store's votes as a VisionArena-Battle folder that the track's readers open unchanged.
+
+Two layouts, the two `vlmscope.tracks.hub_files` reads:
+- `jsonl`: `battles.jsonl` (one battle-shaped record a line, `images` as file names) beside
+  `images/<sha256>.<ext>`, each image written once. The same file is also a FastChat battles
+  file (`vlmscope ratings battles`, `vlmscope visionarena leaderboard FILE`);
+- `parquet`: `data/train-00000-of-00001.parquet` with the images embedded as {bytes, path}
+  structs, as the Hub publishes the Battle dataset (and what a Hub push uploads).
+Files are written beside their final name and renamed into place, so a reader never sees half.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from vlmscope.leaderboard.arena.store import StoredVote, VoteStore
+
+EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp", "GIF": "gif"}
+JSONL_NAME = "battles.jsonl"
+PARQUET_NAME = "data/train-00000-of-00001.parquet"
+
+
+def image_name(sha256: str, kind: str) -> str:
+    """An image's file name: its hash and the extension of its format."""
+    return f"{sha256}.{EXTENSIONS.get(kind, kind.lower())}"
+
+
+def export_jsonl(store: VoteStore, folder: str | Path) -> Path:
+    """Write the JSON-lines layout into `folder`; returns the battles file."""
+    folder = Path(folder)
+    images = folder / "images"
+    images.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for vote in store.votes():
+        names = []
+        for sha in vote.record["images"]:
+            kind, data = store.image(sha)
+            name = image_name(sha, kind)
+            if not (images / name).exists():
+                _atomic_write(images / name, data)
+            names.append(name)
+        lines.append(json.dumps({**vote.record, "images": names}, ensure_ascii=False))
+    target = folder / JSONL_NAME
+    _atomic_write(target, ("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
+    return target
+
+
+def battle_table(store: VoteStore, votes: Sequence[StoredVote]) -> pa.Table:
+    """Votes as a table with the images embedded ({bytes, path} per image, as `datasets`
+    writes an `Image` column)."""
+    rows: list[dict[str, Any]] = []
+    for vote in votes:
+        embedded = []
+        for sha in vote.record["images"]:
+            kind, data = store.image(sha)
+            embedded.append({"bytes": data, "path": image_name(sha, kind)})
+        rows.append({**vote.record, "images": embedded})
+    image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+    message = pa.struct([("role", pa.string()), ("content", pa.string())])
+    fields = [
+        ("question_id", pa.string()),
+        ("model_a", pa.string()),
+        ("model_b", pa.string()),
+        ("winner", pa.string()),
+        ("judge", pa.string()),
+        ("anony", pa.bool_()),
+        ("is_preset", pa.bool_()),
+        ("conversation_a", pa.list_(message)),
+        ("conversation_b", pa.list_(message)),
+        ("num_turns", pa.int64()),
+        ("images", pa.list_(image)),
+        ("language", pa.string()),
+        ("tstamp", pa.float64()),
+    ]
+    table = pa.Table.from_pylist(rows, schema=pa.schema(fields))
+    # conv_metadata's nested counts are inferred (their keys are the markdown extractor's)
+    meta = pa.array([r["conv_metadata"] for r in rows]) if rows else pa.array([], pa.null())
+    return table.append_column("conv_metadata", meta)
+
+
+def export_parquet(store: VoteStore, folder: str | Path) -> Path:
+    """Write the Hub parquet layout into `folder`; returns the shard."""
+    target = Path(folder) / PARQUET_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_table(battle_table(store, store.votes()), target)
+    return target
+
+
+def write_table(table: pa.Table, target: Path) -> None:
+    partial = target.with_name(target.name + ".partial")
+    pq.write_table(table, partial)
+    os.replace(partial, target)
+
+
+def _atomic_write(target: Path, data: bytes) -> None:
+    partial = target.with_name(target.name + ".partial")
+    partial.write_bytes(data)
+    os.replace(partial, target)

@@ -1,0 +1,30 @@
+"""The live board: the VisionArena leaderboard (`vlmscope.tracks.visionarena.leaderboard`)
+fitted on the store's votes, so the arena and the published battles are rated alike
+(Bradley-Terry with bootstrap intervals, its style-controlled twin, the category boards the
+votes can fill)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vlmscope.leaderboard.arena.shape import battle_row
+from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.ratings.board import RatingBoard
+from vlmscope.tracks.visionarena.leaderboard import ArenaSettings, arena_leaderboard
+from vlmscope.tracks.visionarena.rows import battle_record
+
+
+@dataclass(frozen=True)
+class LiveBoard:
+    votes: int
+    board: RatingBoard | None
+    """None until the votes name two models."""
+
+
+def rate_store(store: VoteStore, *, rounds: int = 100, min_votes: int = 100) -> LiveBoard:
+    records = [battle_record(battle_row(v.record)) for v in store.votes()]
+    models = {r["model_a"] for r in records} | {r["model_b"] for r in records}
+    if len(models) < 2:
+        return LiveBoard(len(records), None)
+    settings = ArenaSettings(rounds=rounds, min_votes=min_votes)
+    return LiveBoard(len(records), arena_leaderboard(records, settings))
