@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +78,9 @@ def main() -> None:
     warm_up(args.cpus)
     records = with_every_board([json.loads(line) for line in battle_lines(args.battles)])
     settings = ArenaSettings(rounds=args.rounds)
+    cpu = time.process_time()
     t_ours, board = timed(lambda: arena_leaderboard(records, settings))
+    cpu_ours = time.process_time() - cpu
     names: list[str | None] = [None, *board.categories]
     print(f"{args.battles} battles, {len(names)} boards (each plain + style control)")
     if board.skipped_categories:
@@ -94,10 +98,11 @@ def main() -> None:
         ours: RatingBoard = board if name is None else board.categories[name]
         for model, rating in ref_points[name].items():
             gap = max(gap, abs(ours.models[model].rating - rating))
-    print(f"ours      {t_ours:8.2f} s")
+    print(f"ours      {t_ours:8.2f} s  (cpu {cpu_ours:.2f} s)")
     print(f"reference {t_ref:8.2f} s  ({'fastchat' if _upstream() else 're-implementation'})")
     print(f"ratio reference / ours: {t_ref / t_ours:.1f}x (goal >= 10x)")
     print(f"largest point-rating difference over every board: {gap:.4f} (goal <= 0.1)")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
 def _upstream() -> bool:

@@ -9,6 +9,7 @@ timestamps are slightly out of order, so the board's selection (tstamp sort, ano
 has work to do. 3,000,000 lines are about 3 GB: write them outside the repository.
 
     python benchmarks/make_battles.py 3000000 /tmp/battles_3m.jsonl [--seed 2024] [--bad 0]
+    python benchmarks/make_battles.py 3000000 /tmp/battles_3m.parquet   # the same, as Parquet
 
 ``--bad K`` corrupts K evenly spread rows (a bad winner, a null model, a string count, a
 non-JSON line, a self battle, ...) for testing the readers' row checks.
@@ -126,6 +127,13 @@ def battle_lines(n: int, seed: int = 2024, bad: int = 0) -> Iterator[str]:
 
 
 def write_battles(path: str | Path, n: int, seed: int = 2024, bad: int = 0) -> None:
+    """JSON lines, or Parquet when ``path`` ends in ``.parquet`` (the same records, nested
+    fields as structs, written a chunk at a time)."""
+    if Path(path).suffix == ".parquet":
+        if bad:
+            raise ValueError("--bad: only for JSON lines (a corrupted line is not a record)")
+        _write_parquet(Path(path), n, seed)
+        return
     with open(path, "w", encoding="utf-8") as out:
         block: list[str] = []
         for line in battle_lines(n, seed, bad):
@@ -135,6 +143,29 @@ def write_battles(path: str | Path, n: int, seed: int = 2024, bad: int = 0) -> N
                 block.clear()
         if block:
             out.write("\n".join(block) + "\n")
+
+
+def _write_parquet(path: Path, n: int, seed: int) -> None:
+    import pyarrow as pa
+    import pyarrow.json as pj
+    import pyarrow.parquet as pq
+
+    writer = None
+    try:
+        block: list[str] = []
+        lines = battle_lines(n, seed)
+        while True:
+            block = [line for _, line in zip(range(_CHUNK), lines, strict=False)]
+            if not block:
+                break
+            data = ("\n".join(block) + "\n").encode("utf-8")
+            table = pj.read_json(pa.BufferReader(data))
+            if writer is None:
+                writer = pq.ParquetWriter(path, table.schema)
+            writer.write_table(table.cast(writer.schema))
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 def main() -> None:

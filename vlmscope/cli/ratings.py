@@ -26,7 +26,7 @@ Rate models from pairwise preferences into one rating board:
  "style_coefficients": {FEATURE: value} or null, "unparseable": COUNT, "excluded": {...},
  "settings": {...}, "style_control": BOARD or null, "categories": {NAME: BOARD}}.
 
-  battles   human battles (FastChat clean-battle JSONL/JSON: model_a, model_b, winner, ...)
+  battles   human battles (FastChat clean-battle JSONL/JSON/Parquet: model_a, model_b, winner, ...)
   verdicts  judge verdicts against a baseline (two games per prompt, labels like [[A>>B]])
 
 --reference reproduces one upstream implementation call for call (same estimator, random
@@ -114,7 +114,9 @@ def add_subparser(subparsers: Any) -> None:
 
 
 def _common(parser: argparse.ArgumentParser, track_help: str) -> None:
-    parser.add_argument("file", type=Path, help="input JSON-lines file (or a JSON array)")
+    parser.add_argument(
+        "file", type=Path, help="input JSON-lines file (or a JSON array, or a Parquet file)"
+    )
     parser.add_argument("--out", type=Path, metavar="FILE", help="write the board as JSON here")
     parser.add_argument(
         "--result-dir",
@@ -239,7 +241,7 @@ def _run(
     started_at = now_iso()
     try:
         rated = rate(args)
-        input_bytes = args.file.read_bytes()
+        input_bytes = args.file.read_bytes() if args.result_dir is not None else b""
     except (ValueError, KeyError, OSError) as error:
         print(f"vlmscope ratings {command}: {_reason(error)}", file=sys.stderr)
         return 2
@@ -303,6 +305,9 @@ def _rate_battles(args: argparse.Namespace) -> RatedFile:
         category=args.category,
     )
     categories = _categories(args, BATTLE_CATEGORIES)
+    request = _request("battles", asdict(settings), args.style_control, categories)
+    if not categories and settings.category is None and args.result_dir is None:
+        return _stream_battles(args, settings, request)
     checked = read_battle_records(
         args.file, style=args.style_control, skip_bad_rows=args.skip_bad_rows
     )
@@ -312,8 +317,27 @@ def _rate_battles(args: argparse.Namespace) -> RatedFile:
     return RatedFile(
         board=with_skipped_rows(board, checked.skipped),
         details=select_board_battles(checked.rows, settings.category),
-        request=_request("battles", asdict(settings), args.style_control, categories),
+        request=request,
         first_skipped=checked.first_skipped,
+    )
+
+
+def _stream_battles(args: argparse.Namespace, settings: Any, request: dict[str, Any]) -> RatedFile:
+    """The full board without categories or stored details: the file is streamed in blocks
+    (`read_board_battles`: the same rows, checks and errors as the record reader, without a
+    Python object per record), so a file of millions of battles fits in memory."""
+    from vlmscope.ratings.battle_presets import board_from_battles
+    from vlmscope.ratings.battle_stream import read_board_battles
+
+    streamed = read_board_battles(
+        args.file, style=args.style_control, skip_bad_rows=args.skip_bad_rows
+    )
+    board = board_from_battles(streamed.battles, settings, style_companion=args.style_control)
+    return RatedFile(
+        board=with_skipped_rows(board, streamed.skipped),
+        details=(),
+        request=request,
+        first_skipped=streamed.first_skipped,
     )
 
 

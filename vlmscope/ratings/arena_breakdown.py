@@ -12,6 +12,7 @@ Pure functions of the records a board was fitted on, or of boards already fitted
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,8 +29,8 @@ def tie_shares(battles: Sequence[Mapping[str, Any]]) -> dict[str, float | int | 
 
     `battles` are the records a board was fitted on (e.g. `select_board_battles`)."""
     n = len(battles)
-    ties = sum(b["winner"] == TIE for b in battles)
-    both_bad = sum(b["winner"] == BOTH_BAD for b in battles)
+    winners = Counter(b["winner"] for b in battles)
+    ties, both_bad = winners[TIE], winners[BOTH_BAD]
     return {
         "battles": n,
         TIE: 100.0 * ties / n if n else None,

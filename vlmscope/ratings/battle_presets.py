@@ -13,7 +13,10 @@
 
 Battles are selected like FastChat does (board filter, ``tstamp`` order, anonymous only;
 the same steps as :func:`vlmscope.ratings.leaderboard.report`). Records without ``anony`` /
-``tstamp`` count as anonymous and keep their file order. :func:`rate_table` is the part after
+``tstamp`` count as anonymous and keep their file order. :class:`BoardSelector` does it for
+every board of one record list at once (one time sort, each filter run once, no record
+copied), and each record's checked values are read once into columns that every board takes
+its battles from. :func:`rate_table` is the part after
 selection, shared with the ``arena_ratings`` evaluate module.
 ``win_rate`` is the observed share of points a model took in its battles (ties = half), in %.
 
@@ -30,17 +33,25 @@ per category (``BATTLE_CATEGORIES``, each selected from the raw records like Fas
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import gc
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from vlmscope.ratings._newton import _single_threaded_blas
 from vlmscope.ratings.arena_hard_v01 import STYLE_FEATURE_NAMES
 from vlmscope.ratings.battles import (
     BattleRow,
     Battles,
     FloatArray,
+    IntArray,
     battle_row,
     check_battle_records,
 )
@@ -59,7 +70,7 @@ from vlmscope.ratings.bootstrap import (
 )
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, ah01_anchor
 from vlmscope.ratings.elo import bootstrap_elo, online_elo
-from vlmscope.ratings.filters import BOARD_FILTERS, board_filter, select_battles
+from vlmscope.ratings.filters import BOARD_FILTERS, board_filter
 from vlmscope.ratings.fit_checks import FitError
 from vlmscope.ratings.row_checks import check_records
 
@@ -71,6 +82,7 @@ REFERENCE_SEED = 42
 FULL_BOARD = "full"
 #: Every board filter but "full" (the top-level board itself): the category boards a board can carry.
 BATTLE_CATEGORIES: tuple[str, ...] = tuple(name for name in BOARD_FILTERS if name != FULL_BOARD)
+_BOARD_WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 
 @dataclass(frozen=True)
@@ -119,9 +131,63 @@ class BattleSettings:
         return "randint" if self.reference == ARENA_HARD_V01 else "generator"
 
 
-def _with_defaults(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Records missing ``anony`` / ``tstamp`` become anonymous and keep their file order."""
-    return [{"anony": True, "tstamp": float(i), **record} for i, record in enumerate(records)]
+class BoardSelector:
+    """Every board's battles out of one list of records, as positions into it: FastChat's
+    selection (board filter, stable ``tstamp`` sort, anonymous only) with the time order
+    computed once for all boards and no record copied. Records without ``anony`` / ``tstamp``
+    count as anonymous and keep their file order (``tstamp`` = their index)."""
+
+    def __init__(self, records: Sequence[Mapping[str, Any]]) -> None:
+        self.records = records
+        self._time_order: tuple[IntArray, NDArray[np.bool_]] | None = None  # on first use
+        self._positions: dict[str | None, IntArray] = {}
+
+    def _anonymous_by_time(self) -> tuple[IntArray, NDArray[np.bool_]]:
+        if self._time_order is None:
+            records, n = self.records, len(self.records)
+            times = np.fromiter(
+                (float(r["tstamp"]) if "tstamp" in r else float(i) for i, r in enumerate(records)),
+                dtype=np.float64,
+                count=n,
+            )
+            anony = np.fromiter((bool(r.get("anony", True)) for r in records), dtype=bool, count=n)
+            self._time_order = np.argsort(times, kind="stable"), anony
+        return self._time_order
+
+    def positions(self, category: str | None = None) -> IntArray:
+        """Positions of the board's records in fit order (computed once per board). Raises
+        KeyError when the category's filter needs a field the records lack."""
+        key = category or None
+        if key not in self._positions:
+            order, keep = self._anonymous_by_time()
+            if key:
+                chosen = board_filter(key)
+                passed = np.fromiter(
+                    (bool(chosen(r)) for r in self.records), dtype=bool, count=len(self.records)
+                )
+                keep = keep & passed
+            self._positions[key] = order[keep[order]]
+        return self._positions[key]
+
+    def select(self, category: str | None = None) -> list[Mapping[str, Any]]:
+        """The board's records in fit order, as given."""
+        records = self.records
+        return [records[i] for i in self.positions(category).tolist()]
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a block that makes a few small containers per
+    record (checked rows, board entries) and no cycles: each full collection it would trigger
+    walks every object of the records (about a million for 30,000 clean-battle records), which
+    measured 15% of a whole leaderboard. The previous state is restored on the way out."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def select_board_battles(
@@ -131,10 +197,7 @@ def select_board_battles(
     ``anony`` / ``tstamp`` defaults, so they can be stored as the board's details).
 
     Raises KeyError when the category's filter needs a field the records lack."""
-    defaulted = _with_defaults(records)
-    original = {id(row): record for row, record in zip(defaulted, records, strict=True)}
-    chosen = board_filter(category) if category else None
-    return [original[id(row)] for row in select_battles(defaulted, filter_func=chosen)]
+    return BoardSelector(records).select(category)
 
 
 def rate_battles(records: Sequence[Mapping[str, Any]], settings: BattleSettings) -> dict[str, Any]:
@@ -152,8 +215,13 @@ def battle_board(
     categories: Sequence[str] = (),
     style_companion: bool = False,
     skip_bad_rows: bool = False,
+    selector: BoardSelector | None = None,
 ) -> RatingBoard:
     """The board of ``settings`` with the companions asked for.
+
+    ``selector``: a :class:`BoardSelector` over these very ``records`` to reuse (a caller that
+    also needs the boards' records, like the arena leaderboard, filters each board once); it
+    is used only when no record was skipped.
 
     ``records`` are checked first: a bad one raises
     :class:`~vlmscope.ratings.row_checks.BadRowError` naming its index and field, or with
@@ -180,13 +248,77 @@ def battle_board(
         raise ValueError(f"categories: the {settings.category!r} board has no category boards")
     companion = _companion_settings(settings) if style_companion else None
     style = settings.style_control or companion is not None
-    checked = check_records(
-        records,
-        lambda record: (record, battle_row(record, style=style)),
-        skip_bad_rows=skip_bad_rows,
-    )
-    board = _categorised_board(checked.rows, settings, categories, companion)
+    with collection_paused():
+        checked = check_records(
+            records,
+            lambda record: (record, battle_row(record, style=style)),
+            skip_bad_rows=skip_bad_rows,
+        )
+        if selector is not None and (checked.skipped or selector.records is not records):
+            selector = None
+        board = _categorised_board(checked.rows, settings, categories, companion, selector)
     return with_skipped_rows(board, checked.skipped)
+
+
+@dataclass(frozen=True)
+class _BattleTable:
+    """Checked values of every record, as columns (models by a global id), so that a board's
+    :class:`Battles` is a take of its positions."""
+
+    names: NDArray[np.object_]
+    model_a: IntArray
+    model_b: IntArray
+    outcome: FloatArray
+    style: FloatArray  # (n, 8): a side then b side; NaN where a row has no style counts
+    has_style: NDArray[np.bool_]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[BattleRow]) -> _BattleTable:
+        index: dict[str, int] = {}
+        add = index.setdefault
+        names = [name for r in rows for name in (r.model_a, r.model_b)]
+        ids = [add(name, len(index)) for name in names]
+        pairs = np.array(ids, dtype=np.intp).reshape(-1, 2)
+        style = np.full((len(rows), 8), np.nan)
+        has_style = np.array(
+            [r.style_a is not None and r.style_b is not None for r in rows], dtype=bool
+        )
+        if has_style.any():
+            style[has_style] = [
+                [*r.style_a, *r.style_b]
+                for r in rows
+                if r.style_a is not None and r.style_b is not None
+            ]
+        return cls(
+            names=np.array(list(index), dtype=object),
+            model_a=pairs[:, 0].copy(),
+            model_b=pairs[:, 1].copy(),
+            outcome=np.array([r.outcome for r in rows], dtype=np.float64),
+            style=style,
+            has_style=has_style,
+        )
+
+    def battles(self, positions: IntArray, style: bool) -> Battles:
+        """Like ``Battles.from_rows`` on those rows: ids by first appearance in
+        ``concat(model_a, model_b)``, style counts kept when asked and every row has them."""
+        a, b = self.model_a[positions], self.model_b[positions]
+        both = np.concatenate([a, b])
+        seen, first = np.unique(both, return_index=True)
+        by_appearance = seen[np.argsort(first, kind="stable")]
+        local = np.empty(len(self.names), dtype=np.intp)
+        local[by_appearance] = np.arange(len(by_appearance))
+        n = len(positions)
+        use_style = style and n > 0 and bool(self.has_style[positions].all())
+        counts = self.style[positions] if use_style else None
+        return Battles(
+            models=tuple(self.names[by_appearance].tolist()),
+            model_a=local[a],
+            model_b=local[b],
+            outcome=self.outcome[positions],
+            weights=np.ones(n),
+            style_a=None if counts is None else np.ascontiguousarray(counts[:, :4]),
+            style_b=None if counts is None else np.ascontiguousarray(counts[:, 4:]),
+        )
 
 
 def _categorised_board(
@@ -194,34 +326,45 @@ def _categorised_board(
     settings: BattleSettings,
     categories: Sequence[str],
     companion: BattleSettings | None,
+    selector: BoardSelector | None = None,
 ) -> RatingBoard:
     """The boards of :func:`battle_board` from checked records, each with its values (so a
-    record's fields are read once, whatever number of boards it is in)."""
-    records = [record for record, _ in checked]
-    values = {id(record): row for record, row in checked}
-    board = _fit(select_board_battles(records, settings.category), values, settings, companion)
+    record's fields are read once, and sorted by time once, whatever number of boards it is in)."""
+    if selector is None:
+        selector = BoardSelector([record for record, _ in checked])
+    table = _BattleTable.from_rows([row for _, row in checked])
+    board = _fit(partial(table.battles, selector.positions(settings.category)), settings, companion)
     if not categories:
         return board
-    boards: dict[str, RatingBoard] = {}
-    skipped: dict[str, str] = {}
-    for name in categories:
-        try:
-            selected = select_board_battles(records, name)
-        except KeyError as missing:
-            skipped[name] = f"records lack the field {missing}"
-            continue
-        if not selected:
-            skipped[name] = "no battles left"
-            continue
-        try:
-            boards[name] = _fit(
-                selected,
-                values,
+    outcomes: dict[str, str | Future[RatingBoard]] = {}  # why skipped, or the fit under way
+    # Category boards are independent (each draws from its own random stream), so two are
+    # fitted at a time; BLAS is held to one thread once here, around every fit's own switch.
+    with _single_threaded_blas(), ThreadPoolExecutor(_BOARD_WORKERS) as pool:
+        for name in categories:
+            try:
+                positions = selector.positions(name)
+            except KeyError as missing:
+                outcomes[name] = f"records lack the field {missing}"
+                continue
+            if not len(positions):
+                outcomes[name] = "no battles left"
+                continue
+            outcomes[name] = pool.submit(
+                _fit,
+                partial(table.battles, positions),
                 replace(settings, category=name),
                 None if companion is None else replace(companion, category=name),
             )
-        except FitError as error:  # e.g. a style feature constant over a small category
-            skipped[name] = str(error)
+        boards: dict[str, RatingBoard] = {}
+        skipped: dict[str, str] = {}
+        for name, outcome in outcomes.items():
+            if isinstance(outcome, str):
+                skipped[name] = outcome
+                continue
+            try:
+                boards[name] = outcome.result()
+            except FitError as error:  # e.g. a style feature constant over a small category
+                skipped[name] = str(error)
     return with_categories(board, boards, skipped)
 
 
@@ -236,22 +379,32 @@ def _companion_settings(settings: BattleSettings) -> BattleSettings | None:
         raise ValueError(f"style companion: {error}") from None
 
 
+def board_from_battles(
+    battles: Battles, settings: BattleSettings, *, style_companion: bool = False
+) -> RatingBoard:
+    """:func:`battle_board` without categories for battles already selected and built, e.g.
+    streamed from a large file (:func:`vlmscope.ratings.battle_stream.read_board_battles`,
+    with style counts when a style fit is asked for)."""
+    companion = _companion_settings(settings) if style_companion else None
+
+    def make(style: bool) -> Battles:
+        return battles if style else replace(battles, style_a=None, style_b=None)
+
+    return _fit(make, settings, companion)
+
+
 def _fit(
-    selected: Sequence[Mapping[str, Any]],
-    values: Mapping[int, BattleRow],
+    make: Callable[[bool], Battles],
     settings: BattleSettings,
     companion: BattleSettings | None,
 ) -> RatingBoard:
-    """One board of already selected battles (``values``: each record's checked values, by
-    ``id``), plus its style-controlled twin when asked."""
-    rows = [values[id(record)] for record in selected]
-    board = RatingBoard.from_json(
-        rate_table(Battles.from_rows(rows, style=settings.style_control), settings)
-    )
+    """One board of already selected battles (``make(style)`` builds them, with style counts
+    when ``style``), plus its style-controlled twin when asked."""
+    board = RatingBoard.from_json(rate_table(make(settings.style_control), settings))
     if companion is None:
         return board
     try:
-        style_board = rate_table(Battles.from_rows(rows, style=True), companion)
+        style_board = rate_table(make(True), companion)
     except FitError as error:  # e.g. no battle of a small category has a header: keep the board
         extra = {**board.settings.extra, STYLE_CONTROL_SKIPPED: str(error)}
         return replace(board, settings=replace(board.settings, extra=extra))

@@ -5,6 +5,12 @@ just another weight vector over the unique rows, and all rounds are solved toget
 (warm-started at the full-data fit). The point shown is the full-data fit; intervals are
 percentiles with linear interpolation (pandas ``quantile`` / ``np.percentile``).
 
+For row streams the rounds are drawn in chunks and handed to the solver as they come: the
+draws (sequential: they are the reference's random stream) go on while earlier chunks are
+counted and solved on other threads, and a round's counts are small integers (``uint8``), so
+a 100-round bootstrap over millions of battles never holds a float64 rounds x rows matrix.
+The draws are the same numbers in the same order as the reference's, whatever the chunking.
+
 Random streams (``stream``):
 
 * ``"generator"`` (default): an explicit ``numpy.random.Generator`` (``rng``); without
@@ -24,16 +30,23 @@ Random streams (``stream``):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings._newton import PairedDesign, build_design, newton_solve
-from vlmscope.ratings.battles import Battles, FloatArray, IntArray
+from vlmscope.ratings._newton import (
+    LazyChunk,
+    PairedDesign,
+    Weights,
+    build_design,
+    newton_solve,
+    rounds_per_chunk,
+)
+from vlmscope.ratings.battles import Battles, FloatArray, IntArray, MergedRows
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
 from vlmscope.ratings.reference import lbfgs_bt, lbfgs_style
 from vlmscope.ratings.style_control import battle_style_features, style_design
@@ -87,11 +100,14 @@ def resample_indices(
     *,
     rng: np.random.Generator | None = None,
     seed: LegacySeed | None = None,
+    legacy_dtype: Any = np.int64,
 ) -> Iterator[IntArray]:
     """Row indices drawn with replacement, in chunks of rounds (each chunk rounds x rows).
 
     With ``seed`` this is the ``randint`` reference stream, else draws from ``rng``;
-    chunking does not change either stream.
+    chunking does not change either stream. ``legacy_dtype=np.int32`` gives the same
+    ``randint`` values (the legacy generator draws 32-bit words for any range below 2**32)
+    in half the memory.
     """
     state = legacy_state(seed) if seed is not None else None
     generator = rng if rng is not None else np.random.default_rng(DEFAULT_SEED)
@@ -99,7 +115,7 @@ def resample_indices(
     for lo in range(0, rounds, chunk):
         size = (min(chunk, rounds - lo), n_rows)
         if state is not None:
-            yield state.randint(0, n_rows, size=size)
+            yield cast(IntArray, state.randint(0, n_rows, size=size, dtype=legacy_dtype))
         else:
             yield generator.integers(0, n_rows, size=size)
 
@@ -119,26 +135,56 @@ def resample_counts(
     return np.vstack(blocks).astype(np.float64) if blocks else np.zeros((0, n_rows))
 
 
+def _counts(
+    merged: MergedRows, draws: Sequence[IntArray], row_weights: FloatArray | None
+) -> Weights:
+    """Rounds x unique rows: how often each unique row was drawn (``draws``: rounds x battle
+    rows), times the battle weights when they are not all 1.
+
+    Unit weights give integer counts in the smallest unsigned type that holds the largest one
+    (``uint8`` unless a row is drawn 256 times): a 100-round matrix over 2.7M unique rows is
+    270 MB instead of 2.2 GB of float64 (the type is sized for the largest count times the
+    most rows merged into one). Draws are counted in battle order, then moved to the design's
+    order (a gather of small integers that stays in cache)."""
+    n_rows, n_unique = len(merged.inverse), len(merged.first)
+    if row_weights is not None:
+        out = np.empty((len(draws), n_unique))
+        for r, row in enumerate(draws):
+            out[r] = merged.sum_runs(np.bincount(row, minlength=n_rows) * row_weights)
+        return out
+    rows = [np.bincount(row, minlength=n_rows) for row in draws]
+    largest = max((int(row.max(initial=0)) for row in rows), default=0)
+    bound = largest * (merged.longest_run if n_unique < n_rows else 1)
+    dtype = np.min_scalar_type(max(bound, 1))  # holds any sum over a unique row's rows
+    return np.array([merged.sum_runs(row.astype(dtype)) for row in rows], dtype=dtype)
+
+
 def _unique_counts(
     design: PairedDesign,
     row_weights: FloatArray,
     rounds: int,
     rng: np.random.Generator | None,
     seed: LegacySeed | None,
-) -> FloatArray:
-    """Resampled battle rows, summed straight into the design's unique rows."""
-    n_unique = design.labels.shape[0]
-    unit = bool(np.all(row_weights == 1.0))
-    out = np.empty((rounds, n_unique))
-    lo = 0
-    for draws in resample_indices(len(row_weights), rounds, rng=rng, seed=seed):
-        for row in draws:  # one round at a time: the scatter target stays in cache
-            counts = np.bincount(row, minlength=len(row_weights)).astype(np.float64)
-            if not unit:
-                counts *= row_weights
-            out[lo] = np.bincount(design.merged.inverse, counts, minlength=n_unique)
-            lo += 1
-    return out
+) -> Iterator[LazyChunk]:
+    """Resampled battle rows counted straight into the design's unique rows, in chunks of
+    ``rounds_per_chunk`` rounds. Only the draws happen here (the random stream is sequential);
+    the solving thread counts them (:class:`LazyChunk`)."""
+    n_unique = design.n_rows
+    weights = None if np.all(row_weights == 1.0) else row_weights
+    per_chunk = rounds_per_chunk(rounds, n_unique)
+    pending: list[IntArray] = []
+    small = np.int32 if len(row_weights) < 1 << 31 else np.int64
+    for draws in resample_indices(len(row_weights), rounds, rng=rng, seed=seed, legacy_dtype=small):
+        pending.extend(draws)
+        while len(pending) >= per_chunk:
+            batch, pending = pending[:per_chunk], pending[per_chunk:]
+            yield LazyChunk(len(batch), partial(_counts, design.merged, batch, weights))
+    if pending:
+        yield LazyChunk(len(pending), partial(_counts, design.merged, pending, weights))
+
+
+def _materialised(chunk: Weights | LazyChunk) -> Weights:
+    return chunk.make() if isinstance(chunk, LazyChunk) else chunk
 
 
 def _round_weights(
@@ -149,8 +195,8 @@ def _round_weights(
     rng: np.random.Generator | None,
     seed: LegacySeed,
     fastchat_multinomial: bool,
-) -> FloatArray:
-    """Per-round weights over the design's unique rows."""
+) -> Weights | Iterator[LazyChunk]:
+    """Per-round weights over the design's unique rows: a matrix, or chunks of rounds."""
     n = row_weights.shape[0]
     unit = bool(np.all(row_weights == 1.0))
     merged = design.merged.weights
@@ -199,7 +245,7 @@ def bootstrap_bt(
     weights = _round_weights(design, battles.weights, rounds, stream, rng, seed, True)
     if solver == "newton":
         point = newton_solve(design, design.merged.weights)[0]
-        theta = newton_solve(design, weights, start=point)
+        theta = newton_solve(design, weights, start=point, n_rounds=rounds)
     else:
         rows = (
             battles.model_a[design.merged.first],
@@ -208,7 +254,9 @@ def bootstrap_bt(
         )
         fit = partial(lbfgs_bt, *rows, n_models=battles.n_models, alpha=alpha)
         point = fit(design.merged.weights)
-        theta = np.array([fit(w / len(battles)) for w in weights]).reshape(rounds, -1)
+        chunks = [weights] if isinstance(weights, np.ndarray) else weights
+        fits = [fit(w / len(battles)) for chunk in chunks for w in _materialised(chunk)]
+        theta = np.array(fits).reshape(rounds, -1)
     return BootstrapResult(
         models=battles.models,
         rating=to_rating_scale(point, battles.models, anchor, scale, init),
@@ -244,7 +292,7 @@ def bootstrap_style_control(
         )
         point = newton_solve(design, design.merged.weights, reg=reg)[0]
         weights = _round_weights(design, battles.weights, rounds, stream, rng, seed, False)
-        theta = newton_solve(design, weights, start=point, reg=reg)
+        theta = newton_solve(design, weights, start=point, reg=reg, n_rounds=rounds)
     else:
         if not np.all(battles.weights == 1.0):
             raise ValueError("solver='fastchat' needs unit battle weights")

@@ -151,11 +151,23 @@ def check_records(
 def check_file(
     path: str | Path, build: Callable[[Mapping[str, Any]], T], *, skip_bad_rows: bool = False
 ) -> CheckedRows[T]:
-    """:func:`check_rows` over a JSON-lines file (blank lines ignored) or a JSON array.
+    """:func:`check_rows` over a JSON-lines file (blank lines ignored), a JSON array or a Parquet
+    file (rows named by 0-based index, like a JSON array).
 
     A JSON array that does not parse as a whole has no rows to skip: that is a ``ValueError``
     naming the file whatever ``skip_bad_rows`` says."""
     source = str(path)
+    with open(path, "rb") as handle:
+        is_parquet = handle.read(4) == b"PAR1"
+    if is_parquet:  # one row per record, as a JSON array would give
+        import pyarrow.parquet as pq
+
+        return check_rows(
+            enumerate(pq.read_table(path).to_pylist()),
+            lambda i: RowPlace(source, index=i),
+            build,
+            skip_bad_rows=skip_bad_rows,
+        )
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:

@@ -24,7 +24,7 @@ from vlmscope.ratings.arena_breakdown import (
     thin_models,
     tie_shares,
 )
-from vlmscope.ratings.battle_presets import BattleSettings, battle_board, select_board_battles
+from vlmscope.ratings.battle_presets import BattleSettings, BoardSelector, battle_board
 from vlmscope.ratings.board import RatingBoard
 from vlmscope.ratings.filters import LANGUAGE_BOARD
 
@@ -68,19 +68,19 @@ def arena_leaderboard(
         counts = Counter(str(r.get("language", "")) for r in records if r.get("language"))
         languages = tuple(name for name, _ in counts.most_common())
     names = (*VISION_BOARDS, *(f"{LANGUAGE_BOARD}{name}" for name in languages))
+    selector = BoardSelector(records)  # each board's battles, filtered once for fit and tie shares
     board = battle_board(
         records,
         BattleSettings(reference="fastchat", rounds=settings.rounds),
         categories=names,
         style_companion=True,
+        selector=selector,
     )
     boards: dict[str | None, RatingBoard] = {None: board}
     boards.update(board.categories)
     extra = {
         "min_votes": settings.min_votes,
-        "tie_shares": {
-            name or "full": tie_shares(select_board_battles(records, name)) for name in boards
-        },
+        "tie_shares": {name or "full": tie_shares(selector.select(name)) for name in boards},
         "thin_models": {
             name or "full": thin_models(b, settings.min_votes) for name, b in boards.items()
         },
