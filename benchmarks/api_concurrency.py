@@ -12,22 +12,36 @@ of its own so that its work does not count against the client's CPU. The client'
 request is printed too: when achieved < ideal, it says whether the client ran out of CPU.
 
     python benchmarks/api_concurrency.py [--latency-ms 50] [--concurrency 4 8 16 32 64] [--rounds 30]
+
+Rate-limited mode: the server has a capacity, `--server-max-in-flight N` requests at once or
+`--server-per-second R` (a token bucket of `--burst`), or both, and answers 429 with
+Retry-After beyond it; its service times vary by `--latency-jitter` (a share, default 20%).
+Each fixed concurrency of the sweep is run, and the adaptive backend (its limit starts at the
+sweep's largest value and follows AIMD), every run from a cold start with the default retry
+settings, in `--repeats` rounds taken in turn; the goodput (answered requests per second) of
+the adaptive backend's best round is compared with the best fixed one's (goal >= 0.9), and so
+are the medians.
+
+    python benchmarks/api_concurrency.py --server-max-in-flight 16 [--requests 3000]
+    python benchmarks/api_concurrency.py --server-per-second 200 [--burst 10]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import multiprocessing
 import os
 import sys
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.servers import OpenAIStub  # noqa: E402
+from tests.servers import OpenAIStub, RateLimited  # noqa: E402
 from vlmscope.config import OpenAIModelConfig  # noqa: E402
 from vlmscope.messages import Request, user_request  # noqa: E402
 from vlmscope.models.openai_compat import OpenAIBackend  # noqa: E402
@@ -80,13 +94,88 @@ def raw_socket_rate(base_url: str, concurrency: int, count: int) -> float:
     return asyncio.run(run())
 
 
-def serve_stub(latency_s: float, connection: Connection) -> None:
-    """In the server process: report the URL, then answer each "stats" with max in flight."""
-    with OpenAIStub(latency_s=latency_s) as stub:
+def serve_stub(
+    latency_s: float, connection: Connection, limits: dict[str, Any] | None = None
+) -> None:
+    """In the server process: report the URL, then answer each "stats" with max in flight
+    (and, rate-limited, the requests accepted and refused), counting afresh after each."""
+    if limits:  # the limiter holds the latency, so that a refusal is answered at once
+        server = RateLimited(service_s=latency_s, **limits)
+        stub = OpenAIStub(server)
+    else:
+        server, stub = None, OpenAIStub(latency_s=latency_s)
+    with stub:
         connection.send(stub.base_url)
         while connection.recv() == "stats":
-            connection.send(stub.max_in_flight)
+            if server is None:
+                connection.send(stub.max_in_flight)
+            else:
+                connection.send((stub.max_in_flight, server.accepted, server.refused))
+                server.accepted = server.refused = 0
             stub.max_in_flight = 0
+
+
+def rate_limited_run(
+    base_url: str, concurrency: int, count: int, *, adaptive: bool
+) -> tuple[float, int, dict[str, int]]:
+    """Answered requests per second, failures and the backend's stats: a cold start (fresh
+    backend, no warm-up), default retry settings."""
+    config = OpenAIModelConfig(
+        backend="openai", name="bench", base_url=base_url, model="bench", concurrency=concurrency
+    )
+    with OpenAIBackend(config, adaptive=adaptive) as backend:
+        started = time.perf_counter()
+        responses = backend.generate(prompts(count, "timed"))
+        elapsed = time.perf_counter() - started
+        stats = backend.stats
+    ok = sum(r.ok for r in responses)
+    return ok / elapsed, len(responses) - ok, stats
+
+
+def rate_limited(
+    args: argparse.Namespace, ours: Connection, base_url: str, latency_s: float
+) -> None:
+    """The fixed sweep and the adaptive run, `--repeats` rounds of each in turn (so a busy
+    spell of the machine hits all alike); prints each run's best round and the ratio."""
+    capacity = []
+    if args.server_max_in_flight:
+        capacity.append(f"{args.server_max_in_flight} in flight "
+                        f"(at most {args.server_max_in_flight / latency_s:.0f} req/s)")  # fmt: skip
+    if args.server_per_second:
+        capacity.append(f"{args.server_per_second:g} req/s (burst {args.burst:g})")
+    print(f"server: {' and '.join(capacity)}, latency {args.latency_ms:g} ms "
+          f"+-{100 * args.latency_jitter:g}%, 429 + Retry-After beyond; {args.requests} requests "
+          f"per run, each from a cold start; best of {args.repeats} rounds")  # fmt: skip
+    top = max(args.concurrency)
+    runs = [(f"fixed {c}", c, False) for c in args.concurrency] + [(f"adaptive {top}", top, True)]
+    results: dict[str, list[tuple[float, int, int, int, str]]] = {name: [] for name, _, _ in runs}
+    ours.send("stats")
+    ours.recv()
+    for _ in range(args.repeats):
+        for name, concurrency, adaptive in runs:
+            rate, failed, stats = rate_limited_run(
+                base_url, concurrency, args.requests, adaptive=adaptive
+            )
+            ours.send("stats")
+            peak, _, refused = ours.recv()
+            limits = f"{stats['concurrency_min']}/{stats['concurrency_final']}"
+            results[name].append((rate, failed, refused, peak, limits))
+    print(f"{'run':>12} {'ok req/s':>9} {'median':>7} {'failed':>6} {'429s':>6} "
+          f"{'max in flight':>13} {'limit min/final':>15}")  # fmt: skip
+    best: dict[str, float] = {}
+    median: dict[str, float] = {}
+    for name, _, _ in runs:
+        rounds = sorted(results[name], reverse=True)
+        rate, failed, refused, peak, limits = rounds[0]
+        best[name], median[name] = rate, rounds[len(rounds) // 2][0]
+        print(f"{name:>12} {rate:>9.1f} {median[name]:>7.1f} {failed:>6} {refused:>6} "
+              f"{peak:>13} {limits:>15}")  # fmt: skip
+    adaptive_name = runs[-1][0]
+    fixed_best = max((n for n, _, a in runs if not a), key=best.__getitem__)
+    fixed_median = max((n for n, _, a in runs if not a), key=median.__getitem__)
+    print(f"adaptive / best fixed ({fixed_best}): {best[adaptive_name] / best[fixed_best]:.2f} "
+          f"(best rounds; medians: {median[adaptive_name] / median[fixed_median]:.2f} vs "
+          f"{fixed_median}); goal >= 0.9")  # fmt: skip
 
 
 def prompts(count: int, label: str) -> list[Request]:
@@ -98,15 +187,40 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=50.0)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 8, 16, 32, 64])
     parser.add_argument("--rounds", type=int, default=30, help="requests = rounds x concurrency")
+    limited = parser.add_argument_group("rate-limited mode")
+    limited.add_argument("--server-max-in-flight", type=int, metavar="N")
+    limited.add_argument("--server-per-second", type=float, metavar="R")
+    limited.add_argument("--burst", type=float, default=1.0, help="token bucket size")
+    limited.add_argument("--requests", type=int, default=3000, help="requests per run")
+    limited.add_argument(
+        "--latency-jitter", type=float, default=0.2, help="service time varies by this share"
+    )
+    limited.add_argument("--repeats", type=int, default=3, help="rounds of every run")
     args = parser.parse_args()
     latency_s = args.latency_ms / 1000.0
+    limits: dict[str, Any] = {}
+    if args.server_max_in_flight:
+        limits["max_in_flight"] = args.server_max_in_flight
+    if args.server_per_second:
+        limits.update(per_second=args.server_per_second, burst=args.burst)
+    if limits:
+        limits["jitter"] = args.latency_jitter
+        logging.disable(logging.WARNING)  # failures are counted in the table
 
     ours, theirs = multiprocessing.Pipe()
     server = multiprocessing.get_context("fork").Process(
-        target=serve_stub, args=(latency_s, theirs), daemon=True
+        target=serve_stub, args=(latency_s, theirs, limits), daemon=True
     )
     server.start()
     base_url = ours.recv()
+    if limits:
+        try:
+            print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+            rate_limited(args, ours, base_url, latency_s)
+        finally:
+            ours.send("stop")
+            server.join(timeout=5)
+        return
     try:
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
               f"server latency {args.latency_ms:g} ms")  # fmt: skip

@@ -18,7 +18,9 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import math
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -26,7 +28,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,83 @@ Replier = Callable[[Call], "Reply | str"]
 def echo(call: Call) -> Reply:
     """The default replier: answers with the prompt, so a test can match replies to requests."""
     return Reply(text=f"echo: {call.prompt}")
+
+
+class RateLimited:
+    """A replier for a server with a capacity: `max_in_flight` requests at once, or
+    `per_second` requests per second (a token bucket holding `burst`), or both. A request
+    within it is answered by `inner` after `service_s` (times a uniform draw in [1 - jitter,
+    1 + jitter], from `seed`: real service times vary); one beyond it gets 429 at once, with
+    Retry-After (seconds, rounded up) and retry-after-ms: `retry_after_s` when set, else when
+    the next slot or token frees. Use it with a stub of no latency of its own:
+
+        with OpenAIStub(RateLimited(max_in_flight=4, service_s=0.05)) as stub: ...
+
+    `max_in_flight` and `per_second` may be changed while the stub serves (a limit lifted or
+    tightened); None is no limit. Counts what it accepted and refused.
+    """
+
+    def __init__(
+        self,
+        inner: Replier = echo,
+        *,
+        max_in_flight: int | None = None,
+        per_second: float | None = None,
+        burst: float = 1.0,
+        service_s: float = 0.05,
+        jitter: float = 0.0,
+        retry_after_s: float | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.inner = inner
+        self.max_in_flight = max_in_flight
+        self.per_second = per_second
+        self.burst = burst
+        self.service_s = service_s
+        self.jitter = jitter
+        self.retry_after_s = retry_after_s
+        self._rng = random.Random(seed)
+        self.accepted = 0
+        self.refused = 0
+        self._finishing: list[float] = []  # when each accepted request in flight is answered
+        self._tokens = burst
+        self._refilled = time.monotonic()
+        self._lock = threading.Lock()
+
+    def __call__(self, call: Call) -> Reply | str:
+        with self._lock:
+            service_s = self.service_s * self._rng.uniform(1 - self.jitter, 1 + self.jitter)
+            wait = self._admit(time.monotonic(), service_s)
+            if wait is None:
+                self.accepted += 1
+            else:
+                self.refused += 1
+        if wait is not None:
+            wait = self.retry_after_s if self.retry_after_s is not None else wait
+            headers = {"Retry-After": str(math.ceil(wait)),
+                       "retry-after-ms": str(round(wait * 1000))}  # fmt: skip
+            return Reply(status=429, headers=headers, body=b'{"error": "rate limited"}')
+        reply = self.inner(call)
+        reply = Reply(text=reply) if isinstance(reply, str) else reply
+        return replace(reply, delay_s=reply.delay_s + service_s)
+
+    def _admit(self, now: float, service_s: float) -> float | None:
+        """None when the request is taken; else seconds until it would be."""
+        self._finishing = [t for t in self._finishing if t > now]
+        waits = []
+        if self.max_in_flight is not None and len(self._finishing) >= self.max_in_flight:
+            waits.append(min(self._finishing) - now)
+        if self.per_second is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.per_second)
+            self._refilled = now
+            if self._tokens < 1.0:
+                waits.append((1.0 - self._tokens) / self.per_second)
+        if waits:
+            return max(waits)
+        if self.per_second is not None:
+            self._tokens -= 1.0
+        self._finishing.append(now + service_s)
+        return None
 
 
 class OpenAIStub:

@@ -106,8 +106,38 @@ class CoinModelConfig(_Strict):
     image_budget: ImageBudget = ImageBudget()
 
 
+class VLLMModelConfig(_Strict):
+    """A VLM run in-process by vLLM: offline batched generation on GPUs, greedy, with the same
+    requests, image budget and cache as `hf` (`pip install 'vlmscope[vllm]'`).
+
+    `tensor_parallel_size` and `gpu_memory_utilization` place the model and change no answer,
+    so the cache key leaves them out, as it does `batch_size`; `engine_args` (more keyword
+    arguments for `vllm.LLM`, e.g. `enforce_eager`, `mm_processor_kwargs`) are in it, since
+    some of them do change answers."""
+
+    backend: Literal["vllm"]
+    name: str
+    path: str = Field(description="local directory or Hub id")
+    revision: str | None = Field(default=None, description="Hub branch, tag or commit")
+    dtype: Literal["auto", "bfloat16", "float16", "float32"] = "auto"
+    tensor_parallel_size: int = Field(default=1, gt=0, description="GPUs the model is split over")
+    max_model_len: int | None = Field(
+        default=None, gt=0, description="positions for prompt + reply; default: the model's"
+    )
+    gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
+    batch_size: int = Field(
+        default=256,
+        gt=0,
+        description="requests handed to vLLM per call (it schedules them itself); "
+        "each call's answers are committed to the cache before the next",
+    )
+    max_new_tokens: int | None = Field(default=None, gt=0, description=_MAX_NEW_TOKENS)
+    image_budget: ImageBudget = ImageBudget()
+    engine_args: dict[str, Any] = Field(default_factory=dict)
+
+
 ModelConfig = Annotated[
-    HFModelConfig | OpenAIModelConfig | OracleModelConfig | CoinModelConfig,
+    HFModelConfig | OpenAIModelConfig | OracleModelConfig | CoinModelConfig | VLLMModelConfig,
     Field(discriminator="backend"),
 ]
 

@@ -115,10 +115,17 @@ def test_every_request_ends_ok_or_counted_as_failed() -> None:
         "bad_body": 6,
         "connection": 3,
     }
-    assert backend.stats == {
+    stats = backend.stats
+    concurrency = {k: stats.pop(k) for k in list(stats) if k.startswith("concurrency_")}
+    assert stats == {
         "requests": 30, "ok": 21, "failed": 6, "context_overflow": 3,
         "retries": sum(retries.values()), **{f"retries_{k}": v for k, v in retries.items()},
     }  # fmt: skip
+    # each 429 sent after the last decrease lowers the limit once (4 -> 3 -> 2 -> 1 at most);
+    # the 503s carry no Retry-After and say nothing about load
+    assert 1 <= concurrency["concurrency_decreases"] <= 3
+    assert concurrency["concurrency_max"] == 4
+    assert 4 - concurrency["concurrency_decreases"] <= concurrency["concurrency_min"] < 4
 
 
 def test_retry_after_is_honoured() -> None:

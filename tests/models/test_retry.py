@@ -33,6 +33,12 @@ NOW = datetime(2024, 5, 1, 12, 0, 0, tzinfo=timezone.utc)
         (404, "", Cause.CLIENT_ERROR, False),
         (400, '{"code": "context_length_exceeded"}', Cause.CONTEXT_OVERFLOW, False),
         (400, "This model's maximum context length is 8192", Cause.CONTEXT_OVERFLOW, False),
+        (
+            400,
+            "The decoder prompt (length 9254) is longer than the maximum model length of 4096.",
+            Cause.CONTEXT_OVERFLOW,
+            False,
+        ),
     ],
 )
 def test_cause_of_status(status: int, body: str, cause: Cause | None, retryable: bool) -> None:

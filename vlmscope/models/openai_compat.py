@@ -5,6 +5,10 @@ request never raises and is never dropped: transient trouble (429, 5xx, timeouts
 connections, garbled replies) is retried with backoff (see `retry`), and what still fails comes
 back as a REQUEST_FAILED response with a short reason, counted in `stats`.
 
+`concurrency` is the most requests in flight, not a fixed number: when the server refuses
+requests (429, or Retry-After) the limit drops and it climbs back while requests succeed (AIMD,
+see `concurrency`). Judges share it: they call `agenerate`, which takes the same slots.
+
 The API key is read from the environment variable the config names, at call time, and goes
 only into the Authorization header: never into a log, an error, a cache key or a result, and
 any text that echoes it is redacted before it is kept.
@@ -30,6 +34,7 @@ import httpx
 from vlmscope.config import OpenAIModelConfig
 from vlmscope.messages import Request, Response, Status
 from vlmscope.models.base import ProgressCallback
+from vlmscope.models.concurrency import AdaptiveSlots, AIMDPolicy, Slot
 from vlmscope.models.http_pool import ShardedTransport
 from vlmscope.models.images import apply_image_budget, limit_images
 from vlmscope.models.in_order import InOrderSink
@@ -50,10 +55,17 @@ class _Prepared:
 class OpenAIBackend:
     """One pooled `httpx.AsyncClient` on a private event loop; call `close()` when done.
 
-    `rng` draws the backoff jitter (pass a seeded one for reproducible waits in tests).
+    `rng` draws the backoff jitter (pass a seeded one for reproducible waits in tests);
+    `adaptive=False` holds the concurrency at `config.concurrency` (for comparisons).
     """
 
-    def __init__(self, config: OpenAIModelConfig, *, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        config: OpenAIModelConfig,
+        *,
+        rng: random.Random | None = None,
+        adaptive: bool = True,
+    ) -> None:
         self.name = config.name
         self.config = config
         self._policy = BackoffPolicy(
@@ -62,7 +74,9 @@ class OpenAIBackend:
         self._rng = rng or random.Random()
         self._loop = LoopThread(f"vlmscope-openai-{config.name}")
         self._client: httpx.AsyncClient | None = None  # created and used on the loop's thread
-        self._slots: asyncio.Semaphore | None = None
+        self._adaptive = adaptive
+        self._concurrency = AIMDPolicy(max_limit=config.concurrency)  # outlives the loop
+        self._slots: AdaptiveSlots | None = None
         # every key up front: `stats` may copy the dict from another thread while it counts
         self._counts = dict.fromkeys(_STAT_KEYS, 0)
         weakref.finalize(self, self._loop.stop)
@@ -80,8 +94,14 @@ class OpenAIBackend:
 
     @property
     def stats(self) -> dict[str, int]:
-        """Requests, outcomes and retries by cause, for the run summary."""
-        return dict(self._counts)
+        """Requests, outcomes, retries by cause, and the concurrency limit's lowest, highest
+        and current value and how often it moved, for the run summary."""
+        return {**self._counts, **self._concurrency.summary()}
+
+    @property
+    def concurrency_trace(self) -> list[tuple[float, int]]:
+        """(time.monotonic(), new limit) at each change of the concurrency limit."""
+        return list(self._concurrency.trace)
 
     def __repr__(self) -> str:
         return f"OpenAIBackend(name={self.name!r}, model={self.config.model!r}, base_url={self.config.base_url!r})"
@@ -186,7 +206,7 @@ class OpenAIBackend:
                 return Response(
                     text="", status=Status.REQUEST_FAILED, error=str(err), attempts=attempts
                 )
-            async with self._limit():
+            async with self._limit().slot(retry=attempts > 0) as slot:
                 if prepared is None:
                     try:
                         prepared = await self._prepare(request)
@@ -198,6 +218,7 @@ class OpenAIBackend:
                 result = await post_completion(
                     self._client_now(), prepared.body, key, self.config.timeout_s
                 )
+                self._report(slot, result.cause, result.retry_after)
             elapsed = time.perf_counter() - started
             if result.cause is None:
                 return Response(
@@ -210,7 +231,7 @@ class OpenAIBackend:
             cause = result.cause
             if cause not in RETRYABLE or attempts > self._policy.max_retries:
                 return self._failure(cause, result.detail, attempts, elapsed, prepared.notes)
-            delay = backoff_delay_s(attempts, self._policy, self._rng, result.retry_after)
+            delay = self._retry_delay(attempts, cause, result.retry_after)
             self._counts["retries"] += 1
             self._counts[f"retries_{cause.value}"] += 1
             logger.info(
@@ -263,10 +284,31 @@ class OpenAIBackend:
             )
         return self._client
 
-    def _limit(self) -> asyncio.Semaphore:
+    def _limit(self) -> AdaptiveSlots:
         if self._slots is None:
-            self._slots = asyncio.Semaphore(self.config.concurrency)
+            self._slots = AdaptiveSlots(self._concurrency, fixed=not self._adaptive)
         return self._slots
+
+    def _retry_delay(self, attempts: int, cause: Cause, retry_after: float | None) -> float:
+        """While the limit adapts, a first refusal that says when to come back is retried then
+        (plus up to as long again, so one burst's refusals do not all return at once): the
+        lowered limit already keeps the load down, which is what the backoff's long random
+        waits are for. A request refused again, and every other failure, waits the backoff
+        (from its first step for a request's second refusal)."""
+        if self._adaptive and cause is Cause.RATE_LIMITED and retry_after is not None:
+            if attempts == 1:
+                return min(retry_after * (1.0 + self._rng.random()), self._policy.max_s)
+            attempts -= 1
+        return backoff_delay_s(attempts, self._policy, self._rng, retry_after)
+
+    def _report(self, slot: Slot, cause: Cause | None, retry_after: float | None) -> None:
+        """What the concurrency limit learns from one attempt: an answer, a refusal (429, or
+        a retryable failure that says when to come back), or nothing (other failures)."""
+        if cause is None:
+            slot.answered()
+        elif cause is Cause.RATE_LIMITED or (cause in RETRYABLE and retry_after is not None):
+            capped = None if retry_after is None else min(retry_after, self._policy.max_s)
+            slot.refused(capped)
 
 
 _STAT_KEYS = (

@@ -10,6 +10,7 @@ from vlmscope.config import (
     ModelConfig,
     OpenAIModelConfig,
     OracleModelConfig,
+    VLLMModelConfig,
 )
 from vlmscope.models.base import Backend
 
@@ -43,17 +44,22 @@ def build_backend(
         if config.device_map is None and device is not None:
             config = config.model_copy(update={"device_map": device})
         return HFBackend(config)
+    if isinstance(config, VLLMModelConfig):  # vLLM places itself: `device` is not used
+        from vlmscope.models.vllm_backend import VLLMBackend
+
+        return VLLMBackend(config)
     raise TypeError(f"no backend for {type(config).__name__}")
 
 
 def commit_every(config: ModelConfig) -> int:
     """How many requests the runner hands a backend in one `generate` call.
 
-    A local model gets one batch, so every batch is committed before the next is sent. An API
+    A local model gets one batch, so every batch is committed before the next is sent (vLLM
+    schedules its `batch_size` requests itself, and they are committed when it returns). An API
     backend gets many: it keeps `concurrency` requests in flight across the whole call and hands
     answers back (to be committed) as they arrive, so one slow request does not stall the rest.
     """
-    if isinstance(config, HFModelConfig):
+    if isinstance(config, HFModelConfig | VLLMModelConfig):
         return config.batch_size
     if isinstance(config, OpenAIModelConfig):
         return max(1024, config.concurrency * 16)

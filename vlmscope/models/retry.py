@@ -30,6 +30,13 @@ class Cause(str, enum.Enum):
     CONTEXT_OVERFLOW = "context_overflow"
 
 
+# How servers say a prompt does not fit: OpenAI's code and message, vLLM's input check
+_OVERFLOW_PHRASES = (
+    "context_length_exceeded",
+    "maximum context length",
+    "longer than the maximum model length",
+)
+
 RETRYABLE = frozenset(
     {Cause.RATE_LIMITED, Cause.SERVER_ERROR, Cause.TIMEOUT, Cause.CONNECTION, Cause.BAD_BODY}
 )
@@ -60,7 +67,7 @@ def cause_of_status(status_code: int, body: str = "") -> Cause | None:
     if status_code >= 500:
         return Cause.SERVER_ERROR
     lowered = body.lower()
-    if "context_length_exceeded" in lowered or "maximum context length" in lowered:
+    if any(phrase in lowered for phrase in _OVERFLOW_PHRASES):
         return Cause.CONTEXT_OVERFLOW
     return Cause.CLIENT_ERROR
 

@@ -1,0 +1,131 @@
+"""OpenAIBackend's concurrency against servers that refuse what is over their capacity."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.servers import Call, OpenAIStub, RateLimited, Reply
+from vlmscope.cache import ResponseCache
+from vlmscope.config import OpenAIModelConfig
+from vlmscope.judges.client import Judge
+from vlmscope.messages import user_request
+from vlmscope.models.openai_compat import OpenAIBackend
+from vlmscope.models.retry import Cause
+
+
+def config(base_url: str, **fields: Any) -> OpenAIModelConfig:
+    settings = {
+        "backend": "openai", "name": "stub", "base_url": base_url, "model": "m",
+        "concurrency": 8, "timeout_s": 10.0, "max_retries": 30,
+        "backoff_base_s": 0.01, "backoff_max_s": 0.5,
+    }  # fmt: skip
+    return OpenAIModelConfig.model_validate({**settings, **fields})
+
+
+def test_concurrency_falls_under_sustained_429s_and_recovers_after() -> None:
+    """A server that takes 2 at once: the limit falls from 8 to about 2 and, once the server
+    takes any number, climbs back to 8; every request is answered either way."""
+    server = RateLimited(max_in_flight=2, service_s=0.02)
+    with OpenAIStub(server) as stub, OpenAIBackend(config(stub.base_url)) as backend:
+        limited = backend.generate([user_request(f"limited {i}") for i in range(80)])
+        assert all(r.ok for r in limited)
+        during = backend.stats
+        assert during["concurrency_min"] <= 2 and during["concurrency_final"] <= 3
+        # the first burst is refused, then about one probe above 2 per window of 2 answers
+        assert server.refused < server.accepted
+
+        server.max_in_flight = None
+        stub.max_in_flight = 0
+        free = backend.generate([user_request(f"free {i}") for i in range(150)])
+        assert all(r.ok for r in free)
+        after = backend.stats
+        assert after["concurrency_final"] == 8 and stub.max_in_flight == 8
+        assert (
+            after["concurrency_max"] == 8 and after["concurrency_min"] == during["concurrency_min"]
+        )
+        limits = [limit for _, limit in backend.concurrency_trace]
+        lowest = limits.index(min(limits))
+        assert limits[: lowest + 1] == sorted(limits[: lowest + 1], reverse=True)  # fell
+        assert limits[lowest:][-1] == 8  # and climbed back
+        assert after["retries_rate_limited"] == server.refused
+
+
+def test_without_adaptation_the_same_server_refuses_far_more() -> None:
+    """The comparison that shows what adapting saves: a fixed 8 against a capacity of 2."""
+    refused = {}
+    for adaptive in (True, False):
+        server = RateLimited(max_in_flight=2, service_s=0.02)
+        with (
+            OpenAIStub(server) as stub,
+            OpenAIBackend(config(stub.base_url), adaptive=adaptive) as backend,
+        ):
+            assert all(r.ok for r in backend.generate([user_request(f"q{i}") for i in range(60)]))
+            refused[adaptive] = server.refused
+            if not adaptive:
+                assert backend.stats["concurrency_min"] == backend.stats["concurrency_final"] == 8
+    assert refused[True] * 3 < refused[False]
+
+
+def test_a_closed_quota_pauses_sending_until_retry_after() -> None:
+    """A server that refuses everything for 0.4 s and says so: the limit drops to 1 and then
+    nothing more is sent until Retry-After has passed, instead of spending every request's
+    retries on it."""
+    opened_at = time.monotonic() + 0.4
+
+    def quota(call: Call) -> Reply | str:
+        left = opened_at - time.monotonic()
+        if left > 0:
+            return Reply(status=429, headers={"retry-after-ms": str(round(left * 1000))})
+        return "fine"
+
+    with OpenAIStub(quota) as stub, OpenAIBackend(config(stub.base_url)) as backend:
+        responses = backend.generate([user_request(f"q{i}") for i in range(100)])
+    assert all(r.ok for r in responses)
+    refused = [c for c in stub.calls if c.arrived < opened_at]
+    assert len(refused) <= 8 + 7 + 6 + 5 + 4 + 3 + 2 + 1 + 5  # one burst per step down to 1
+    assert backend.stats["concurrency_min"] == 1
+
+
+def test_judges_share_the_adaptive_limit(tmp_path: Path) -> None:
+    """Judge calls go through `agenerate`, so they adapt too."""
+    server = RateLimited(max_in_flight=2, service_s=0.02)
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+    with OpenAIStub(server) as stub, OpenAIBackend(config(stub.base_url)) as backend:
+        judge = Judge(backend, cache)
+
+        async def ask_all() -> list[bool]:
+            answers = await asyncio.gather(
+                *(judge.ask(user_request(f"judge {i}")) for i in range(60))
+            )
+            return [a.ok for a in answers]
+
+        assert all(asyncio.run(ask_all()))
+        assert backend.stats["concurrency_final"] <= 3
+        assert backend.stats["concurrency_decreases"] >= 3
+    assert judge.counts["asked"] == 60 and judge.counts["failed"] == 0
+    cache.close()
+
+
+def test_a_first_refusal_is_retried_when_the_server_said() -> None:
+    """Retry-After 0.1 s: the first retry waits 0.1 to 0.2 s (the limit keeps the load down);
+    a second refusal waits the backoff (here up to 1 s, never less than Retry-After); without
+    adaptation every refusal waits the backoff."""
+    url = "http://127.0.0.1:1/v1"
+    adaptive = OpenAIBackend(
+        config(url, backoff_base_s=1.0, backoff_max_s=60.0), rng=random.Random(0)
+    )
+    fixed = OpenAIBackend(
+        config(url, backoff_base_s=1.0, backoff_max_s=60.0), rng=random.Random(0), adaptive=False
+    )
+    first = [adaptive._retry_delay(1, Cause.RATE_LIMITED, 0.1) for _ in range(300)]
+    second = [adaptive._retry_delay(2, Cause.RATE_LIMITED, 0.1) for _ in range(300)]
+    unadapted = [fixed._retry_delay(1, Cause.RATE_LIMITED, 0.1) for _ in range(300)]
+    assert min(first) >= 0.1 and max(first) <= 0.2
+    for delays in (second, unadapted):
+        assert min(delays) >= 0.1 and max(delays) <= 1.0 and sum(delays) / 300 > 0.4
+    # other causes are unchanged: the backoff, with Retry-After as its floor
+    assert 0.1 <= adaptive._retry_delay(1, Cause.SERVER_ERROR, 0.1) <= 1.0
