@@ -4,7 +4,10 @@
 # first `python3` on PATH. A venv is never "externally managed", so Debian's own /usr/bin/python3
 # works (pip refuses to install into it directly). Afterwards `.venv/bin/activate` works either way
 # (with your own venv active, `.venv` becomes a link to it), so the README's commands run verbatim.
-# torch goes first and pinned: an unpinned torch would pull a multi-GB CUDA build.
+# torch and torchvision go first, pinned as a pair: torchvision's compiled operators work only
+# with the torch it was built against (PyPI's torchvision next to torch 2.13.0+cpu fails on
+# import), and transformers 5 builds the Qwen-VL, SmolVLM, LLaVA-OneVision, InternVL and Pixtral
+# processors only with torchvision. torch 2.14.1 is the CUDA build; it runs on a CPU-only machine.
 #
 # VLMSCOPE_INSTALL_DRY_RUN=1: make the venv, but only print the apt and pip commands.
 set -euo pipefail
@@ -72,10 +75,11 @@ fi
 
 py=.venv/bin/python
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-# torch first and pinned, unless the venv already has a torch that vlmscope accepts (>= 2.13)
-if ! "$py" -c 'import sys, torch; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 13))' \
+# torch + torchvision first and pinned, unless the venv already has a torch that vlmscope
+# accepts (>= 2.14) with a torchvision that imports beside it
+if ! "$py" -c 'import sys, torch, torchvision; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 14))' \
   2>/dev/null; then
-  install_step "$py" -m pip install -q torch==2.13.0
+  install_step "$py" -m pip install -q torch==2.14.1 torchvision==0.29.1
 fi
 # setuptools and wheel: the build backend, so tests/packaging can build the wheel offline
 install_step "$py" -m pip install -q -e ".[dev]" "setuptools>=68" wheel

@@ -50,7 +50,20 @@ class HFModelConfig(_Strict):
     backend: Literal["hf"]
     name: str
     path: str = Field(description="local directory or Hub id")
-    tiny_arch: Literal["llava", "idefics3"] | None = Field(
+    tiny_arch: (
+        Literal[
+            "llava",
+            "idefics3",
+            "smolvlm",
+            "qwen2_5_vl",
+            "qwen3_vl",
+            "llava_onevision",
+            "gemma3",
+            "internvl",
+            "mistral3",
+        ]
+        | None
+    ) = Field(
         default=None, description="build a tiny random-weight model at `path` if it is missing"
     )
     batch_size: int = Field(default=8, gt=0)

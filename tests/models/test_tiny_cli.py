@@ -67,3 +67,25 @@ def test_ensure_keeps_the_first_complete_model(
     assert rival_weights == (fresh / "model.safetensors").read_bytes()
     assert sorted(p.name for p in target.parent.iterdir()) == ["tiny"]  # no staging dirs left
     assert tiny.ensure_tiny_model(target, "llava") == target  # present: nothing rebuilt
+
+
+def test_every_family_is_offered(capsys: pytest.CaptureFixture[str]) -> None:
+    for arch in tiny.TINY_ARCHS:
+        assert parse("make-tiny-model", "out", "--arch", arch).arch == arch
+    with pytest.raises(SystemExit):
+        parse("make-tiny-model", "out", "--arch", "nonesuch")
+    assert "qwen2_5_vl" in capsys.readouterr().err  # the choices are listed
+
+
+def test_a_family_without_torchvision_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_torchvision(*args: object, **kwargs: object) -> None:
+        raise ImportError("\nQwen3VLVideoProcessor requires the Torchvision library. Install it.")
+
+    monkeypatch.setattr(tiny, "ensure_tiny_model", no_torchvision)
+    args = parse("make-tiny-model", str(tmp_path / "q"), "--arch", "qwen3_vl")
+    assert args.func(args) == 1
+    err = capsys.readouterr().err
+    assert "qwen3_vl needs torchvision" in err and "requires the Torchvision library" in err
+    assert "Install it" not in err  # the first sentence only

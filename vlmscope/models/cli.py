@@ -12,7 +12,9 @@ from vlmscope.models.tiny import TINY_ARCHS
 DESCRIPTION = """\
 Build a tiny random-weight vision-language model (tokenizer, processor with chat template,
 config, weights) offline, for tests and demos of the pipeline. Its answers are noise: it is
-NOT for evaluation. The same --seed gives the same files.
+NOT for evaluation. The same --seed gives the same files. Every family loads with
+AutoProcessor + AutoModelForImageTextToText and has its own chat template; all but llava,
+idefics3 and gemma3 need torchvision (their processors own a video processor).
 """
 
 
@@ -29,13 +31,24 @@ def add_subparser(subparsers: Any) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from vlmscope.models.tiny import ensure_tiny_model
+    from vlmscope.models.tiny import ensure_tiny_model, needs_torchvision
 
     if args.dir.exists() and (not args.dir.is_dir() or any(args.dir.iterdir())):
         print(f"{args.dir}: already exists and is not an empty directory", file=sys.stderr)
         return 1
     if args.dir.exists():
         args.dir.rmdir()  # empty: the atomic rename puts a complete directory in its place
-    path = ensure_tiny_model(args.dir, args.arch, seed=args.seed)
+    try:
+        path = ensure_tiny_model(args.dir, args.arch, seed=args.seed)
+    except ImportError as err:
+        if not needs_torchvision(args.arch):
+            raise
+        reason = " ".join(str(err).split()).split(". ")[0] or type(err).__name__
+        print(
+            f"{args.arch} needs torchvision, which is not usable here ({reason}); "
+            "scripts/install.sh installs a torch and torchvision that work together",
+            file=sys.stderr,
+        )
+        return 1
     print(f"{args.arch} model (random weights, seed {args.seed}) written to {path}")
     return 0

@@ -4,15 +4,17 @@ Batch size must change neither the answers nor the cache keys (a run resumed wit
 size reuses its cache). So decoding is greedy, prompts are left-padded with an attention mask
 (generation continues from the last real token of every row), and each request's output is cut
 at its own token limit, which equals what a run of that request alone would produce.
-Requests are sorted by prompt length inside a window so that a batch holds similar lengths and
-little padding; responses still come back in request order.
+Requests are sorted by prompt length inside a window of several batches so that a batch holds
+similar lengths and little padding; `generate` still returns them in request order, and
+`generate_batches` hands each batch back with its indices (the runner commits it before the next
+batch runs).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,8 @@ from vlmscope.models.base import ProgressCallback, SyncBackend
 from vlmscope.models.hf_inputs import Encoder, Prepared, encode, is_overflow, overflow_note
 from vlmscope.models.in_order import InOrderSink
 
+BatchCallback = Callable[[Sequence[int], Sequence[Response]], None]
+
 
 @dataclass(frozen=True)
 class _Loaded:
@@ -30,6 +34,58 @@ class _Loaded:
     encoder: Encoder
     stop_ids: frozenset[int]
     pad_id: int
+    model_type: str = ""
+
+
+@dataclass
+class _Fallback:
+    """What failed batches taught: a batch size that fits in memory, whether multi-image
+    requests must go alone; and, for the run summary, each lesson with how many failed batches
+    it cost (a batch answered in halves may fail at more than one level)."""
+
+    max_batch: int | None = None
+    multi_image_alone: bool = False
+    _lessons: dict[str, tuple[str, int]] = field(default_factory=dict)  # kind -> (note, count)
+
+    def batch_size(self, configured: int) -> int:
+        return configured if self.max_batch is None else min(configured, self.max_batch)
+
+    def alone(self, item: Prepared) -> bool:
+        return self.multi_image_alone and len(item.images) > 1
+
+    def learn(self, items: list[Prepared], err: Exception, model_type: str) -> None:
+        """A batch of `items` failed with `err`, yet in smaller batches every one was answered."""
+        error = " ".join(f"{type(err).__name__}: {err}".split())[:200]
+        if type(err).__name__ == "OutOfMemoryError":
+            half = max(1, len(items) // 2)
+            self.max_batch = half if self.max_batch is None else min(self.max_batch, half)
+            kind, note = "memory", "out of device memory: batches of at most {} since"
+        elif any(len(i.images) > 1 for i in items):  # (an outer level of the same halving, too)
+            self.multi_image_alone = True
+            kind, note = (
+                "multi-image",
+                (
+                    f"{model_type or 'the model'} failed on a batch holding multi-image requests"
+                    f" ({error}) that work alone: multi-image requests go one at a time since"
+                ),
+            )
+        else:
+            kind, note = (
+                "other",
+                (
+                    f"a batch failed ({error}) though each of its requests works alone;"
+                    " answered in smaller batches"
+                ),
+            )
+        first, count = self._lessons.get(kind, (note, 0))
+        self._lessons[kind] = (first, count + 1)
+
+    def notes(self) -> list[str]:
+        notes = []
+        for kind, (note, count) in self._lessons.items():
+            text = note.format(self.max_batch) if kind == "memory" else note
+            notes.append(text if count == 1 else f"{text} ({count} failed batches)")
+        return notes
 
 
 class HFBackend(SyncBackend):
@@ -39,6 +95,11 @@ class HFBackend(SyncBackend):
     Decoding is always greedy (a request's temperature is not used): answers must repeat.
     `sort_window` is how many requests are sorted by length together (default: 8 batches);
     a larger window pads less but answers the first requests later.
+
+    A batch that fails although each of its requests works alone is answered in smaller
+    batches, and the backend learns from it: out of device memory, later batches are smaller;
+    a family that cannot batch multi-image requests gets those one at a time from then on.
+    `batching_notes` says what fell back; the run summary shows it.
     """
 
     def __init__(self, config: HFModelConfig, *, sort_window: int | None = None) -> None:
@@ -47,11 +108,13 @@ class HFBackend(SyncBackend):
         self.config = config
         self.sort_window = sort_window or 8 * config.batch_size
         self._loaded: _Loaded | None = None
+        self._fallback = _Fallback()
 
     def with_batch_size(self, batch_size: int) -> HFBackend:
         """The same loaded model with another batch size (same identity, same answers)."""
         other = HFBackend(self.config.model_copy(update={"batch_size": batch_size}))
         other._loaded = self._loaded
+        other._fallback = self._fallback  # what batching failures taught holds for both
         return other
 
     @property
@@ -65,6 +128,11 @@ class HFBackend(SyncBackend):
             "image_budget": self.config.image_budget.model_dump(),
         }
 
+    @property
+    def batching_notes(self) -> list[str]:
+        """How batching fell back so far (empty when every batch ran as formed)."""
+        return self._fallback.notes()
+
     def generate(
         self, requests: Sequence[Request], on_done: ProgressCallback | None = None
     ) -> list[Response]:
@@ -73,10 +141,28 @@ class HFBackend(SyncBackend):
         `on_done` receives responses in request order, each call continuing where the last
         stopped, as soon as a batch completes a run of them.
         """
-        loaded = self._load()
         sink = InOrderSink(len(requests), on_done)
+
+        def put(indices: Sequence[int], responses: Sequence[Response]) -> None:
+            for index, response in zip(indices, responses, strict=True):
+                sink.put(index, response)
+            sink.flush()
+
+        self.generate_batches(requests, put)
+        return sink.all()
+
+    def generate_batches(self, requests: Sequence[Request], on_batch: BatchCallback) -> None:
+        """Answer every request, handing each batch's answers to `on_batch` with their indices.
+
+        Requests are sorted by prompt length within each window of `sort_window`, so batches
+        come back out of request order; `on_batch` returns before the next batch is formed,
+        so a runner that commits there loses at most the batch in flight. Requests that cannot
+        be prepared (an unreadable image, no room even without images) come first, together.
+        """
+        loaded = self._load()
         for start in range(0, len(requests), self.sort_window):
             ready: list[tuple[int, Prepared]] = []
+            failed: list[tuple[int, Response]] = []
             for index in range(start, min(start + self.sort_window, len(requests))):
                 request = requests[index]
                 limit = effective_max_new_tokens(
@@ -84,28 +170,47 @@ class HFBackend(SyncBackend):
                 )
                 prepared = loaded.encoder.prepare(request, limit)
                 if isinstance(prepared, Response):
-                    sink.put(index, prepared)
+                    failed.append((index, prepared))
                 else:
                     ready.append((index, prepared))
+            if failed:
+                on_batch([i for i, _ in failed], [r for _, r in failed])
             ready.sort(key=lambda item: item[1].prompt_tokens)
-            for first in range(0, len(ready), self.config.batch_size):
-                batch = ready[first : first + self.config.batch_size]
+            for batch in self._batches(ready):
                 answers = self._answer_batch(loaded, [item for _, item in batch])
-                for (index, _), response in zip(batch, answers, strict=True):
-                    sink.put(index, response)
-                sink.flush()
-            sink.flush()
-        return sink.all()
+                on_batch([index for index, _ in batch], answers)
+
+    def _batches(self, ready: list[tuple[int, Prepared]]) -> Iterator[list[tuple[int, Prepared]]]:
+        """Consecutive runs of the sorted requests, `batch_size` long (or what the fallback
+        allows); a request the fallback says must go alone is a batch of its own. Lazy, so a
+        lesson learned from one batch already shapes the next."""
+        batch: list[tuple[int, Prepared]] = []
+        for entry in ready:
+            if self._fallback.alone(entry[1]):
+                yield [entry]
+                continue
+            batch.append(entry)
+            if len(batch) >= self._fallback.batch_size(self.config.batch_size):
+                yield batch
+                batch = []
+        if batch:
+            yield batch
 
     def _answer_batch(self, loaded: _Loaded, items: list[Prepared]) -> list[Response]:
-        """One generate call; if it fails, each request alone, so only the bad one fails."""
+        """One generate call; if it fails, each half again, down to each request alone, so only
+        a bad request fails (and it alone may be retried with fewer images)."""
         try:
             return _run_batch(loaded, items)
         except Exception as err:
             _release_device_memory()
-            if len(items) > 1:
-                return [self._answer_batch(loaded, [item])[0] for item in items]
-            return [self._retry_alone(loaded, items[0], err)]
+            if len(items) == 1:
+                return [self._retry_alone(loaded, items[0], err)]
+            half = (len(items) + 1) // 2
+            answers = self._answer_batch(loaded, items[:half])
+            answers += self._answer_batch(loaded, items[half:])
+            if all(a.ok for a in answers):  # the batch failed, not one of its requests
+                self._fallback.learn(items, err, loaded.model_type)
+            return answers
 
     def _retry_alone(self, loaded: _Loaded, item: Prepared, err: Exception) -> Response:
         """A request that failed alone: with fewer images if that could help, else a failure."""
@@ -176,7 +281,14 @@ def load(config: HFModelConfig) -> _Loaded:
     encoder = Encoder(
         processor, config.image_budget, getattr(text_config, "max_position_embeddings", None)
     )
-    return _Loaded(processor, model, encoder, frozenset(stop_ids), tokenizer.pad_token_id)
+    return _Loaded(
+        processor,
+        model,
+        encoder,
+        frozenset(stop_ids),
+        tokenizer.pad_token_id,
+        getattr(model.config, "model_type", ""),
+    )
 
 
 def _run_batch(loaded: _Loaded, items: list[Prepared]) -> list[Response]:

@@ -8,7 +8,8 @@ template, a config and random weights. The answers are noise; they are NOT for e
 Pitfalls the recipe avoids (all seen with transformers 5): the processor needs the tokenizer's
 `image_token`; batched generation needs a pad token and LEFT padding; `generation_config` needs
 `pad_token_id`; Jinja `{%- -%}` trims literal newlines, so the template emits `{{ '\\n' }}`;
-image processors are the PIL ones (the default ones need torchvision).
+image processors are the PIL ones (the default ones need torchvision, which the families with a
+video processor need anyway: see `tiny_families`).
 """
 
 from __future__ import annotations
@@ -17,35 +18,32 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-TinyArch = Literal["llava", "idefics3"]
-TINY_ARCHS: tuple[TinyArch, ...] = ("llava", "idefics3")
+from vlmscope.models.tiny_families import FAMILIES, TinyFamily
 
-# ChatML-style; IMAGE becomes the family's image placeholder. System text is a "system" message.
-_CHAT_TEMPLATE = (
-    "{%- for message in messages -%}"
-    "<|im_start|>{{ message['role'] }}{{ '\\n' }}"
-    "{%- if message['content'] is string -%}{{ message['content'] }}"
-    "{%- else -%}{%- for c in message['content'] -%}"
-    "{%- if c['type'] == 'image' -%}IMAGE"
-    "{%- elif c['type'] == 'text' -%}{{ c['text'] }}{%- endif -%}"
-    "{%- endfor -%}{%- endif -%}<|im_end|>{{ '\\n' }}"
-    "{%- endfor -%}"
-    "{%- if add_generation_prompt -%}<|im_start|>assistant{{ '\\n' }}{%- endif -%}"
-)
-_CHAT_TOKENS = ["<|im_start|>", "<|im_end|>"]
-_IDEFICS3_TOKENS = {
-    "image_token": "<image>",
-    "fake_image_token": "<fake_token_around_image>",
-    "global_image_token": "<global-img>",
-    "end_of_utterance_token": "<end_of_utterance>",
-}
-_TILE_TOKENS = [f"<row_{r}_col_{c}>" for r in range(1, 7) for c in range(1, 7)]
+TinyArch = Literal[
+    "llava",
+    "idefics3",
+    "smolvlm",
+    "qwen2_5_vl",
+    "qwen3_vl",
+    "llava_onevision",
+    "gemma3",
+    "internvl",
+    "mistral3",
+]
+TINY_ARCHS: tuple[TinyArch, ...] = get_args(TinyArch)
+
 _VISION = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
            "num_attention_heads": 2, "image_size": 32, "patch_size": 8}  # fmt: skip
 _TEXT = {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
          "num_attention_heads": 4, "num_key_value_heads": 2, "max_position_embeddings": 16384}  # fmt: skip
+
+
+def needs_torchvision(arch: TinyArch) -> bool:
+    """Whether the family's processor can only be built with torchvision installed."""
+    return FAMILIES[arch].needs_torchvision
 
 
 def ensure_tiny_model(path: str | os.PathLike[str], arch: TinyArch, *, seed: int = 0) -> Path:
@@ -90,31 +88,30 @@ def build_tiny_model(
     """
     import torch
 
-    tokenizer = _train_tokenizer(arch)
+    family = FAMILIES[arch]
+    tokenizer = _train_tokenizer(family)
     text_config = {**_TEXT, **(text or {})}
-    vision_config = {**_VISION, **(vision or {})}
-    builder = _build_llava if arch == "llava" else _build_idefics3
+    vision_config = {**_VISION, **family.vision, **(vision or {})}
     torch.manual_seed(seed)
     with torch.device(device or "cpu"):
-        model, processor = builder(
+        model, processor = family.builder(
             tokenizer, _with_token_ids(text_config, tokenizer), vision_config
         )
     if dtype is not None:
         model = model.to(getattr(torch, dtype))
-    model.generation_config = _greedy_config(tokenizer)
+    model.generation_config = _greedy_config(tokenizer, family)
     model.save_pretrained(out_dir)
     processor.save_pretrained(out_dir)
     return sum(p.numel() for p in model.parameters())
 
 
-def _train_tokenizer(arch: TinyArch) -> Any:
+def _train_tokenizer(family: TinyFamily) -> Any:
     """Byte-level BPE (any text encodes) where every special token is one id."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
-    named = {"image_token": "<image>"} if arch == "llava" else _IDEFICS3_TOKENS
-    extra = [] if arch == "llava" else _TILE_TOKENS
-    special = ["<pad>", "<s>", "</s>", *_CHAT_TOKENS, *named.values(), *extra]
+    named = family.named_tokens
+    special = ["<pad>", "<s>", "</s>", *family.turn_tokens, *named.values(), *family.extra_tokens]
     corpus = [
         f"What is the colour of object {i}? It is red, green, blue or gray. Answer: {i % 7}"
         for i in range(2000)
@@ -134,7 +131,7 @@ def _train_tokenizer(arch: TinyArch) -> Any:
         bos_token="<s>",
         eos_token="</s>",
         pad_token="<pad>",
-        extra_special_tokens=named,
+        extra_special_tokens=dict(named),
         padding_side="left",
         model_max_length=16384,
     )
@@ -150,80 +147,17 @@ def _with_token_ids(text: dict[str, Any], tokenizer: Any) -> dict[str, Any]:
     }
 
 
-def _greedy_config(tokenizer: Any) -> Any:
+def _greedy_config(tokenizer: Any, family: TinyFamily) -> Any:
+    """Greedy; like the real models', generation stops at the end-of-turn token as well."""
     from transformers import GenerationConfig
 
+    stop = [tokenizer.eos_token_id]
+    if family.end_of_turn is not None:
+        stop.append(tokenizer.convert_tokens_to_ids(family.end_of_turn))
     return GenerationConfig(
         bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
+        eos_token_id=stop if len(stop) > 1 else stop[0],
         pad_token_id=tokenizer.pad_token_id,
         do_sample=False,
         max_new_tokens=32,
     )
-
-
-def _build_llava(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> tuple[Any, Any]:
-    from transformers import (
-        CLIPImageProcessorPil,
-        CLIPVisionConfig,
-        LlamaConfig,
-        LlavaConfig,
-        LlavaForConditionalGeneration,
-        LlavaProcessor,
-    )
-
-    size, patch = vision["image_size"], vision["patch_size"]
-    config = LlavaConfig(
-        vision_config=CLIPVisionConfig(projection_dim=vision["hidden_size"], **vision),
-        text_config=LlamaConfig(**text),
-        image_token_index=tokenizer.image_token_id,
-        image_seq_length=(size // patch) ** 2,
-        vision_feature_select_strategy="default",
-        vision_feature_layer=-1,
-    )
-    image_processor = CLIPImageProcessorPil(
-        size={"shortest_edge": size}, crop_size={"height": size, "width": size}
-    )
-    processor = LlavaProcessor(
-        image_processor=image_processor,
-        tokenizer=tokenizer,
-        patch_size=patch,
-        vision_feature_select_strategy="default",
-        num_additional_image_tokens=1,
-        chat_template=_CHAT_TEMPLATE.replace("IMAGE", "<image>"),
-    )
-    return LlavaForConditionalGeneration(config), processor
-
-
-def _build_idefics3(
-    tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]
-) -> tuple[Any, Any]:
-    from transformers import (
-        Idefics3Config,
-        Idefics3ForConditionalGeneration,
-        Idefics3ImageProcessorPil,
-        Idefics3Processor,
-        Idefics3VisionConfig,
-        LlamaConfig,
-    )
-
-    size, patch = vision["image_size"], vision["patch_size"]
-    scale = 2 if (size // patch) % 2 == 0 else 3  # pixel shuffle; SmolVLM: 3 on 27x27 patches
-    config = Idefics3Config(
-        vision_config=Idefics3VisionConfig(**vision),
-        text_config=LlamaConfig(**text).to_dict(),
-        image_token_id=tokenizer.image_token_id,
-        scale_factor=scale,
-    )
-    image_processor = Idefics3ImageProcessorPil(
-        do_image_splitting=True,
-        size={"longest_edge": 2 * size},
-        max_image_size={"longest_edge": size},
-    )
-    processor = Idefics3Processor(
-        image_processor=image_processor,
-        tokenizer=tokenizer,
-        image_seq_len=(size // patch) ** 2 // scale**2,
-        chat_template=_CHAT_TEMPLATE.replace("IMAGE", "<image>"),
-    )
-    return Idefics3ForConditionalGeneration(config), processor

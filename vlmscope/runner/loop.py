@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from tqdm.auto import tqdm
 
@@ -65,6 +65,7 @@ class TrackReport:
     generated: int = 0
     failed: int = 0
     by_rank: dict[int, int] = field(default_factory=dict)
+    batching: list[str] = field(default_factory=list)  # how the model's batching fell back
     summary: dict[str, Any] = field(default_factory=dict)
     outcomes: dict[str, int] = field(default_factory=dict)
     result_dir: Path | None = None
@@ -231,8 +232,28 @@ def _generate_track(
                 break
             conversations = walk_conversations(samples, answered)
     report.generated = sum(report.by_rank.values())
+    notes = backend.batching_notes if isinstance(backend, SortsBatches) else []
+    report.batching = list(dict.fromkeys(group.gather(notes)))  # every process's, once each
     report.seconds = time.monotonic() - started
     return report
+
+
+@runtime_checkable
+class SortsBatches(Protocol):
+    """A local model that forms its own batches: it sorts requests by prompt length over a
+    window of several batches and hands back each batch's answers, with their indices, before
+    it forms the next (`HFBackend`)."""
+
+    sort_window: int
+
+    def generate_batches(
+        self,
+        requests: Sequence[Request],
+        on_batch: Callable[[Sequence[int], Sequence[Response]], None],
+    ) -> None: ...
+
+    @property
+    def batching_notes(self) -> list[str]: ...
 
 
 def _answer(
@@ -250,27 +271,39 @@ def _answer(
     Backends hand finished answers to `on_done` in request order (a local model after each
     batch, an API as soon as the next ones in order are in), and each hand-over is committed
     before the backend goes on; what a backend never handed over is committed when it returns.
+    A backend that sorts its own batches gets the whole share at once, so it can sort across
+    many batches, and hands back each batch (in any order) before it runs the next: a killed
+    run still loses at most the batch in flight.
     """
     failed = 0
+
+    def commit(indices: Sequence[int], responses: Sequence[Response]) -> None:
+        nonlocal failed
+        cache.put_many(
+            {keys[i]: r for i, r in zip(indices, responses, strict=True)}, backend=backend.name
+        )
+        failed += sum(not r.ok for r in responses)
+        bar.update(len(responses) * group.world_size)
+        bar.set_postfix(failed=failed, refresh=False)
+
+    if isinstance(backend, SortsBatches):
+        backend.generate_batches(
+            [requests[i] for i in mine],
+            lambda positions, responses: commit([mine[p] for p in positions], responses),
+        )
+        return len(mine)
     for start in range(0, len(mine), chunk_size):
         chunk = mine[start : start + chunk_size]
         committed = 0
 
-        def commit(responses: Sequence[Response], chunk: list[int] = chunk) -> None:
-            nonlocal committed, failed
-            indices = chunk[committed : committed + len(responses)]
-            cache.put_many(
-                {keys[i]: r for i, r in zip(indices, responses, strict=True)},
-                backend=backend.name,
-            )
+        def in_order(responses: Sequence[Response], chunk: list[int] = chunk) -> None:
+            nonlocal committed
+            commit(chunk[committed : committed + len(responses)], responses)
             committed += len(responses)
-            failed += sum(not r.ok for r in responses)
-            bar.update(len(responses) * group.world_size)
-            bar.set_postfix(failed=failed, refresh=False)
 
-        responses = backend.generate([requests[i] for i in chunk], on_done=commit)
+        responses = backend.generate([requests[i] for i in chunk], on_done=in_order)
         if committed < len(chunk):
-            commit(responses[committed:])
+            in_order(responses[committed:])
     return len(mine)
 
 
@@ -327,6 +360,8 @@ def _score_one(
     track_report = track.summarize(samples, scored)
     summary = track_report.summary()
     summary["generation"] = generation_facts(samples, identity)
+    if report.batching:  # batches that failed, and what the backend did instead (not scores)
+        summary["generation"]["batching_fallback"] = report.batching
     if judge is not None:
         summary["judge"] = judge.describe(track.judge_settings)
     if plan.missing:

@@ -70,6 +70,11 @@ def format_table(report: RunReport) -> str:
             f"limited run (--limit {report.limit}: the first {report.limit} rows of each track, "
             "per task for MEGA-Bench); the leaderboard shows it only where no full run exists"
         )
+    for track in report.tracks:
+        if track.batching:  # answers are the same; the batches that produced them were not
+            lines.append(
+                f"{track.model} / {track.track}: batching fell back: " + "; ".join(track.batching)
+            )
     for board in report.boards:
         lines.append(
             f"joint board of {board.track}: {board.models} models in one fit -> {board.result_dir}"
