@@ -44,26 +44,27 @@ class ImageBudget(_Strict):
     )
 
 
+TinyArch = Literal[
+    "llava",
+    "idefics3",
+    "smolvlm",
+    "qwen2_5_vl",
+    "qwen3_vl",
+    "llava_onevision",
+    "gemma3",
+    "internvl",
+    "mistral3",
+]
+"""The families `vlmscope make-tiny-model` builds (`vlmscope.models.tiny`)."""
+
+
 class HFModelConfig(_Strict):
     """A transformers VLM loaded with AutoProcessor + AutoModelForImageTextToText."""
 
     backend: Literal["hf"]
     name: str
     path: str = Field(description="local directory or Hub id")
-    tiny_arch: (
-        Literal[
-            "llava",
-            "idefics3",
-            "smolvlm",
-            "qwen2_5_vl",
-            "qwen3_vl",
-            "llava_onevision",
-            "gemma3",
-            "internvl",
-            "mistral3",
-        ]
-        | None
-    ) = Field(
+    tiny_arch: TinyArch | None = Field(
         default=None, description="build a tiny random-weight model at `path` if it is missing"
     )
     batch_size: int = Field(default=8, gt=0)

@@ -28,7 +28,11 @@ SAMPLE = Path(__file__).resolve().parents[2] / "vlmscope" / "samples" / "megaben
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     """The shipped sample with its first Core task scored by `constrained_generation`."""
-    data = tmp_path / "data"
+    return _scored_by(tmp_path / "data", "constrained_generation")
+
+
+def _scored_by(data: Path, metric: str) -> Path:
+    """A copy of the shipped sample at `data` whose first Core task is scored by `metric`."""
     shutil.copytree(SAMPLE, data)
     shard = next((data / "core").glob("test-*.parquet"))
     table = pq.read_table(shard)
@@ -36,9 +40,7 @@ def data_dir(tmp_path: Path) -> Path:
     first_task = table.column("task_name")[0].as_py()
     for info, task in zip(infos, table.column("task_name").to_pylist(), strict=True):
         if task == first_task:
-            info["field_score_function"] = dict.fromkeys(
-                info["field_score_function"], "constrained_generation"
-            )
+            info["field_score_function"] = dict.fromkeys(info["field_score_function"], metric)
     column = table.column_names.index("metric_info")
     table = table.set_column(column, "metric_info", pa.array([repr(info) for info in infos]))
     pq.write_table(table, shard)
@@ -98,21 +100,7 @@ def test_present_wordnet_needs_nothing(tmp_path, config_for):
 
 def _program_judge_data(tmp_path: Path) -> Path:
     """The shipped sample with its first Core task scored by `program_judge`."""
-    data = tmp_path / "pj-data"
-    shutil.copytree(SAMPLE, data)
-    shard = next((data / "core").glob("test-*.parquet"))
-    table = pq.read_table(shard)
-    infos = [python_literal(text) for text in table.column("metric_info").to_pylist()]
-    first_task = table.column("task_name")[0].as_py()
-    for info, task in zip(infos, table.column("task_name").to_pylist(), strict=True):
-        if task == first_task:
-            info["field_score_function"] = dict.fromkeys(
-                info["field_score_function"], "program_judge"
-            )
-    column = table.column_names.index("metric_info")
-    table = table.set_column(column, "metric_info", pa.array([repr(info) for info in infos]))
-    pq.write_table(table, shard)
-    return data
+    return _scored_by(tmp_path / "pj-data", "program_judge")
 
 
 def _weak_isolation() -> Isolation:

@@ -18,21 +18,11 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
+from vlmscope.config import TinyArch
 from vlmscope.models.tiny_families import FAMILIES, TinyFamily
 
-TinyArch = Literal[
-    "llava",
-    "idefics3",
-    "smolvlm",
-    "qwen2_5_vl",
-    "qwen3_vl",
-    "llava_onevision",
-    "gemma3",
-    "internvl",
-    "mistral3",
-]
 TINY_ARCHS: tuple[TinyArch, ...] = get_args(TinyArch)
 
 _VISION = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,

@@ -70,13 +70,11 @@ ELO_SCALE = 400.0
 def pairwise_accuracy(x: ArrayLike, y: ArrayLike) -> float:
     """Share of the pairs ``y`` orders that ``x`` orders the same way (a tie in ``x`` counts
     as wrong: it did not call the pair)."""
-    sx, sy = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    i, j = _pairs(len(sx))
-    truth = np.sign(sy[i] - sy[j])
-    called = truth != 0
-    if not called.any():
+    gaps = _ordered_pairs(x, y)
+    if gaps is None:
         return float("nan")
-    return float(np.mean(np.sign(sx[i] - sx[j])[called] == truth[called]))
+    x_gap, truth = gaps
+    return float(np.mean(np.sign(x_gap) == truth))
 
 
 def brier_score(x: ArrayLike, y: ArrayLike, *, scale: float = ELO_SCALE) -> float:
@@ -85,15 +83,24 @@ def brier_score(x: ArrayLike, y: ArrayLike, *, scale: float = ELO_SCALE) -> floa
     For a pair that ``y`` orders (ties left out), the outcome is 1 when ``y`` puts i above j and
     0 otherwise; ``x`` forecasts ``1 / (1 + 10 ** ((s_j - s_i) / scale))``.
     """
+    gaps = _ordered_pairs(x, y)
+    if gaps is None:
+        return float("nan")
+    x_gap, truth = gaps
+    forecast = 1.0 / (1.0 + np.power(10.0, -x_gap / scale))
+    return float(np.mean((forecast - (truth > 0)) ** 2))
+
+
+def _ordered_pairs(x: ArrayLike, y: ArrayLike) -> tuple[FloatArray, FloatArray] | None:
+    """Over the pairs i < j that ``y`` orders: ``x_i - x_j`` and the sign of ``y_i - y_j``;
+    None when ``y`` orders no pair."""
     sx, sy = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     i, j = _pairs(len(sx))
     truth = np.sign(sy[i] - sy[j])
     called = truth != 0
     if not called.any():
-        return float("nan")
-    forecast = 1.0 / (1.0 + np.power(10.0, (sx[j] - sx[i]) / scale))
-    outcome = (truth > 0).astype(np.float64)
-    return float(np.mean((forecast[called] - outcome[called]) ** 2))
+        return None
+    return (sx[i] - sx[j])[called], truth[called]
 
 
 @dataclass(frozen=True)
