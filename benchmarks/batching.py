@@ -65,8 +65,9 @@ FULL_SIZE_CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 
-def workload(count: int, max_side: int, seed: int = 0) -> list[Request]:
-    """Questions of different lengths with 0-3 noise images of different sizes each."""
+def workload(count: int, max_side: int, max_new_tokens: int = 512, seed: int = 0) -> list[Request]:
+    """Questions of different lengths with 0-3 noise images of different sizes each (also the
+    workload of `vllm_throughput.py`)."""
     rng = np.random.default_rng(seed)
     requests = []
     for i in range(count):
@@ -80,7 +81,8 @@ def workload(count: int, max_side: int, seed: int = 0) -> list[Request]:
         question = f"Question {i}: describe the picture." + " Be precise." * int(
             rng.integers(0, 12)
         )
-        requests.append(user_request(*images, question, params=GenerationParams(512)))
+        params = GenerationParams(max_new_tokens=max_new_tokens)
+        requests.append(user_request(*images, question, params=params))
     return requests
 
 

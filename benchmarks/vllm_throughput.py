@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import os
 import subprocess
 import sys
@@ -37,12 +36,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from batching import workload  # noqa: E402
 
 from vlmscope.config import HFModelConfig, ImageBudget, VLLMModelConfig  # noqa: E402
-from vlmscope.messages import GenerationParams, Request, Response, user_request  # noqa: E402
+from vlmscope.messages import Request, Response  # noqa: E402
 
 # Random-weight layouts of ~2B-parameter VLMs (the vocabulary is the tiny tokenizer's).
 MODELS: dict[str, dict[str, Any]] = {
@@ -81,26 +82,6 @@ def unavailable() -> str | None:
     except ImportError as err:
         return f"vLLM is not installed ({err}); install it with: pip install 'vlmscope[vllm]'"
     return None
-
-
-def workload(count: int, max_side: int, max_new_tokens: int, seed: int = 0) -> list[Request]:
-    """Questions of different lengths with 0-3 noise images of different sizes each."""
-    rng = np.random.default_rng(seed)
-    requests = []
-    for i in range(count):
-        images = []
-        for _ in range(i % 4):
-            width, height = rng.integers(max_side // 4, max_side, size=2)
-            pixels = rng.integers(0, 256, size=(height, width, 3), dtype=np.uint8)
-            buffer = io.BytesIO()
-            Image.fromarray(pixels).save(buffer, format="PNG")
-            images.append(buffer.getvalue())
-        question = f"Question {i}: describe the picture." + " Be precise." * int(
-            rng.integers(0, 12)
-        )
-        params = GenerationParams(max_new_tokens=max_new_tokens)
-        requests.append(user_request(*images, question, params=params))
-    return requests
 
 
 @dataclass

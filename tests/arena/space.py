@@ -10,22 +10,14 @@ message as it streams (Chromium keeps no body for a stream, and Gradio streams i
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.request import urlopen
 
-import pytest
+from tests.leaderboard.test_browser import serve_space
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 ARTIFACTS = REPO / "test-artifacts" / "arena"
 
 # Every fetch body (streamed or not) and every EventSource message, as text, in `__received`.
@@ -60,12 +52,6 @@ CAPTURE_JS = """
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def serve_arena(config: Path, workdir: Path) -> Iterator[str]:
     with serve_arena_process(config, workdir) as (url, _):
@@ -76,39 +62,12 @@ def serve_arena(config: Path, workdir: Path) -> Iterator[str]:
 def serve_arena_process(
     config: Path, workdir: Path
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """The Space's URL and its process (a test may kill it)."""
+    """The Space's URL and its process (a test may kill it); the page must have made no outside
+    connection when it ends."""
     workdir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
     results = workdir / "results"
     results.mkdir(exist_ok=True)
-    env = {**os.environ, "VLMSCOPE_ARENA_CONFIG": str(config), "VLMSCOPE_RESULTS_DIR": str(results),
-           "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port),
-           "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1",
-           "PYTHONPATH": str(REPO)}  # fmt: skip
-    env.pop("VLMSCOPE_RESULTS_REPO", None)
-    log = (workdir / "app.log").open("w")
-    guard = REPO / "tests" / "leaderboard" / "netguard.py"
-    app = REPO / "leaderboard_space" / "app.py"
-    proc = subprocess.Popen(
-        [sys.executable, str(guard), str(workdir / "outside.log"), str(app)],
-        env=env, stdout=log, stderr=log, cwd=REPO,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            with urlopen(url, timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"the Space did not start: {(workdir / 'app.log').read_text()[-3000:]}")
-            time.sleep(0.3)
-    try:
+    settings = {"VLMSCOPE_ARENA_CONFIG": str(config), "VLMSCOPE_RESULTS_DIR": str(results)}
+    with serve_space(workdir, settings) as (url, proc, outside):
         yield url, proc
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
-        outside = workdir / "outside.log"
-        assert not outside.exists() or not outside.read_text().strip(), outside.read_text()
+    assert not outside.exists() or not outside.read_text().strip(), outside.read_text()

@@ -73,11 +73,21 @@ def _free_port() -> int:
 @contextmanager
 def serve(results: Path, workdir: Path) -> Iterator[tuple[str, Path]]:
     """The Space over `results` on a free local port: its URL and its outside-connection log."""
+    with serve_space(workdir, {"VLMSCOPE_RESULTS_DIR": str(results)}) as (url, _, netlog):
+        yield url, netlog
+
+
+@contextmanager
+def serve_space(
+    workdir: Path, settings: dict[str, str], *, start_timeout: float = 90
+) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    """`leaderboard_space/app.py` with the environment `settings`, under the network guard, on a
+    free local port: its URL, its process (a test may kill it) and its outside-connection log."""
     port = _free_port()
     netlog = workdir / "outside.log"
     env = {
         **os.environ,
-        "VLMSCOPE_RESULTS_DIR": str(results),
+        **settings,
         "GRADIO_SERVER_NAME": "127.0.0.1",
         "GRADIO_SERVER_PORT": str(port),
         "GRADIO_ANALYTICS_ENABLED": "False",
@@ -85,7 +95,8 @@ def serve(results: Path, workdir: Path) -> Iterator[tuple[str, Path]]:
         # the test suite's plugin tracks are known to the app as to the tests (tests/plugins)
         "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests" / "plugins")]),
     }
-    env.pop("VLMSCOPE_RESULTS_REPO", None)
+    if "VLMSCOPE_RESULTS_REPO" not in settings:
+        env.pop("VLMSCOPE_RESULTS_REPO", None)
     log = (workdir / "app.log").open("w")
     guard = Path(__file__).with_name("netguard.py")
     app = REPO / "leaderboard_space" / "app.py"
@@ -97,7 +108,7 @@ def serve(results: Path, workdir: Path) -> Iterator[tuple[str, Path]]:
         cwd=REPO,
     )
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + start_timeout
     while True:
         try:
             with urlopen(url, timeout=2):
@@ -108,7 +119,7 @@ def serve(results: Path, workdir: Path) -> Iterator[tuple[str, Path]]:
                 pytest.fail(f"the Space did not start: {Path(log.name).read_text()[-3000:]}")
             time.sleep(0.3)
     try:
-        yield url, netlog
+        yield url, proc, netlog
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -121,7 +121,7 @@ def test_a_bad_table_names_the_file_line_and_field(
 ) -> None:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(BoardFileError, match=r".*") as error:
+    with pytest.raises(BoardFileError) as error:
         read_board(path)
     assert name in str(error.value) and message in str(error.value)
 
