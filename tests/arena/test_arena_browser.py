@@ -128,6 +128,15 @@ class ArenaPage:
             arg=count,
         )
 
+    def wait_sides_show(self, text: str) -> None:
+        """Wait until one side shows `text`: the vote can open a moment before the last streamed
+        piece is painted into its textarea."""
+        self.page.wait_for_function(
+            "t => ['a', 'b'].some(s => document.querySelector(`#arena-${s} textarea`)"
+            ".value.includes(t))",
+            arg=text,
+        )
+
     def status(self) -> str:
         return str(self.page.locator("#arena-status").inner_text())
 
@@ -181,6 +190,7 @@ def test_a_full_battle_reveals_the_names_only_after_the_vote(
     before = len(_votes(store))
     arena_page.send("What is in this photo?", [_image(tmp_path)])
     arena_page.wait_answers(1)
+    arena_page.wait_sides_show("zeta answer 1: What is in this photo?")
     sides = arena_page.side("a") + arena_page.side("b")
     assert "zeta answer 1: What is in this photo?" in sides
     assert "omega says" in sides and "1 image(s)" in sides
