@@ -23,7 +23,12 @@ from vlmscope.ratings.battle_presets import (
 from vlmscope.ratings.battles import Battles, _row_order, battle_row, merge_identical
 from vlmscope.ratings.board import with_skipped_rows
 from vlmscope.ratings.bootstrap import bootstrap_style_control, resample_indices
-from vlmscope.ratings.filters import board_filter, select_battles
+from vlmscope.ratings.filters import (
+    BOARD_FILTERS,
+    VISION_CATEGORIES,
+    board_filter,
+    select_battles,
+)
 from vlmscope.ratings.style_control import battle_style_features, style_design
 from vlmscope.ratings.synthetic import synthetic_battles
 
@@ -122,10 +127,17 @@ def _records(n: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    "category", [None, "captioning", "no_tie", "multiturn", "language: English"]
+    "category",
+    [None, *(name for name in BOARD_FILTERS if name != "dedup"), "language: Russian"],
 )
 def test_selector_is_fastchat_selection(category: str | None) -> None:
     records = _records(600)
+    flags = np.random.default_rng(5).random((len(records), len(VISION_CATEGORIES) + 1)) < 0.3
+    for record, row in zip(records, flags, strict=True):  # every category board has battles
+        tags = record.setdefault("category_tag", {})
+        for (tag, flag), value in zip(VISION_CATEGORIES.values(), row, strict=False):
+            tags[tag] = {flag: bool(value)}
+        tags["refusal_v0.1"] = {"refusal": bool(row[-1])}
     defaulted = [{"anony": True, "tstamp": float(i), **r} for i, r in enumerate(records)]
     chosen = board_filter(category) if category else None
     expected = [

@@ -141,6 +141,13 @@ class BoardSelector:
         self.records = records
         self._time_order: tuple[IntArray, NDArray[np.bool_]] | None = None  # on first use
         self._positions: dict[str | None, IntArray] = {}
+        self._columns: dict[str, list[Any]] = {}
+
+    def column(self, field: str) -> list[Any]:
+        """Every record's ``field``, in record order (read once). KeyError when one lacks it."""
+        if field not in self._columns:
+            self._columns[field] = [record[field] for record in self.records]
+        return self._columns[field]
 
     def _anonymous_by_time(self) -> tuple[IntArray, NDArray[np.bool_]]:
         if self._time_order is None:
@@ -160,12 +167,9 @@ class BoardSelector:
         key = category or None
         if key not in self._positions:
             order, keep = self._anonymous_by_time()
-            if key:
-                chosen = board_filter(key)
-                passed = np.fromiter(
-                    (bool(chosen(r)) for r in self.records), dtype=bool, count=len(self.records)
-                )
-                keep = keep & passed
+            chosen = board_filter(key) if key else None
+            if chosen is not None and chosen.field is not None:
+                keep = keep & np.array(chosen.mask(self.column(chosen.field)), dtype=bool)
             self._positions[key] = order[keep[order]]
         return self._positions[key]
 
@@ -333,13 +337,15 @@ def _categorised_board(
     if selector is None:
         selector = BoardSelector([record for record, _ in checked])
     table = _BattleTable.from_rows([row for _, row in checked])
-    board = _fit(partial(table.battles, selector.positions(settings.category)), settings, companion)
+    full = partial(table.battles, selector.positions(settings.category))
     if not categories:
-        return board
+        return _fit(full, settings, companion)
     outcomes: dict[str, str | Future[RatingBoard]] = {}  # why skipped, or the fit under way
-    # Category boards are independent (each draws from its own random stream), so two are
-    # fitted at a time; BLAS is held to one thread once here, around every fit's own switch.
+    # Boards are independent (each draws from its own random stream), so two are fitted at a
+    # time, the main board first while this thread selects the others' battles; BLAS is held
+    # to one thread once here, around every fit's own switch.
     with _single_threaded_blas(), ThreadPoolExecutor(_BOARD_WORKERS) as pool:
+        main_board = pool.submit(_fit, full, settings, companion)
         for name in categories:
             try:
                 positions = selector.positions(name)
@@ -365,6 +371,7 @@ def _categorised_board(
                 boards[name] = outcome.result()
             except FitError as error:  # e.g. a style feature constant over a small category
                 skipped[name] = str(error)
+        board = main_board.result()
     return with_categories(board, boards, skipped)
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 Record = Mapping[str, Any]
 RecordFilter = Callable[[Record], bool]
+
 
 #: VisionArena category boards: name -> (``category_tag`` key, flag), classifier v0.1.
 VISION_CATEGORIES: dict[str, tuple[str, str]] = {
@@ -27,53 +29,55 @@ VISION_CATEGORIES: dict[str, tuple[str, str]] = {
 }
 
 
-def category_filter(name: str) -> RecordFilter:
+@dataclass(frozen=True)
+class FieldTest:
+    """A board's rule as a test on one field of a record (``field`` None: every record passes).
+
+    Calling it on a record is the record filter FastChat applies; :meth:`mask` applies the same
+    test to a column of that field's values, which is how :class:`BoardSelector
+    <vlmscope.ratings.battle_presets.BoardSelector>` filters every board of a large list: the
+    field is read once for all boards that test it, not once per board."""
+
+    field: str | None
+    test: Callable[[Any], bool]
+
+    def __call__(self, record: Record) -> bool:
+        return True if self.field is None else bool(self.test(record[self.field]))
+
+    def mask(self, column: Sequence[Any]) -> list[bool]:
+        """The test on each of ``column``'s values (the records' ``field``, in order)."""
+        return [bool(passed) for passed in map(self.test, column)]
+
+
+def category_filter(name: str) -> FieldTest:
     """``record["category_tag"][tag][flag]`` for a VisionArena category."""
     tag, flag = VISION_CATEGORIES[name]
-
-    def keep(record: Record) -> bool:
-        return bool(record["category_tag"][tag][flag])
-
-    return keep
+    return FieldTest("category_tag", lambda tags: bool(tags[tag][flag]))
 
 
-def language_filter(language: str) -> RecordFilter:
-    def keep(record: Record) -> bool:
-        return bool(record["language"] == language)
-
-    return keep
+def language_filter(language: str) -> FieldTest:
+    return FieldTest("language", lambda value: bool(value == language))
 
 
-def keep_all(record: Record) -> bool:
-    return True
+keep_all = FieldTest(None, lambda value: True)
+
+dedup_sampled = FieldTest("dedup_tag", lambda tag: bool(tag["sampled"]))
+"""The "dedup" board: prompts not over-represented, or sampled down to the cutoff."""
+
+exclude_preset = FieldTest("is_preset", lambda preset: not preset)
+"""The "Exclude Images from 'Random Example' Option" board."""
+
+multi_turn = FieldTest("turn", lambda turns: int(turns) > 1)
+"""Conversations with more than one user turn."""
+
+no_tie = FieldTest("winner", lambda winner: "tie" not in str(winner))
+"""The "exclude ties" board: FastChat's `exclude_tie` (drops both tie kinds) as a board."""
+
+no_refusal = FieldTest("category_tag", lambda tags: not tags["refusal_v0.1"]["refusal"])
+"""The "no refusal" board: battles whose answers the refusal classifier did not flag."""
 
 
-def dedup_sampled(record: Record) -> bool:
-    """The "dedup" board: prompts not over-represented, or sampled down to the cutoff."""
-    return bool(record["dedup_tag"]["sampled"])
-
-
-def exclude_preset(record: Record) -> bool:
-    """ "Exclude Images from 'Random Example' Option" board."""
-    return not record["is_preset"]
-
-
-def multi_turn(record: Record) -> bool:
-    """Conversations with more than one user turn."""
-    return int(record["turn"]) > 1
-
-
-def no_tie(record: Record) -> bool:
-    """The "exclude ties" board: FastChat's `exclude_tie` (drops both tie kinds) as a board."""
-    return "tie" not in str(record["winner"])
-
-
-def no_refusal(record: Record) -> bool:
-    """The "no refusal" board: battles whose answers the refusal classifier did not flag."""
-    return not record["category_tag"]["refusal_v0.1"]["refusal"]
-
-
-BOARD_FILTERS: dict[str, RecordFilter] = {
+BOARD_FILTERS: dict[str, FieldTest] = {
     "full": keep_all,
     "dedup": dedup_sampled,
     "english": language_filter("English"),
@@ -88,7 +92,7 @@ LANGUAGE_BOARD = "language: "
 """Prefix of a per-language board's name (`language: Russian`), any language a record names."""
 
 
-def board_filter(name: str) -> RecordFilter:
+def board_filter(name: str) -> FieldTest:
     """The filter of a board: one of `BOARD_FILTERS`, or `language: <name>`; KeyError else."""
     if name.startswith(LANGUAGE_BOARD) and name[len(LANGUAGE_BOARD) :].strip():
         return language_filter(name[len(LANGUAGE_BOARD) :])
