@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vlmscope.atomic_files import write_text_atomic
 from vlmscope.cli.failure import fail
 
 if TYPE_CHECKING:
@@ -60,8 +61,7 @@ def write_json(path: Path | None, payload: dict[str, Any], command: str) -> int:
     if path is None:
         return 0
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        write_text_atomic(path, json.dumps(payload, indent=2) + "\n")
     except OSError as error:
         return fail(command, error)
     print(f"wrote {path}")

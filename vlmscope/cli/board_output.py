@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from vlmscope.atomic_files import write_text_atomic
 from vlmscope.ratings.board import RatingBoard
 
 
@@ -24,8 +25,7 @@ def config_hash(request: Mapping[str, Any], input_bytes: bytes) -> str:
 
 
 def write_board_json(path: Path, board: RatingBoard) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(board.to_json(), indent=2) + "\n", encoding="utf-8")
+    write_text_atomic(path, json.dumps(board.to_json(), indent=2) + "\n")
     print(f"wrote {path}: the board as JSON")
 
 

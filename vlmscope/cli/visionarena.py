@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vlmscope.atomic_files import write_text_atomic
 from vlmscope.cli.classify_inputs import PromptRow, check_references, read_prompt_rows
 from vlmscope.cli.failure import fail
 from vlmscope.cli.visionarena_agreement import add_agreement_parser
@@ -190,7 +191,7 @@ def handle_classify(args: argparse.Namespace) -> int:
         summary["agreement"] = {c: s.to_json() for c, s in scores.items()}
     try:
         write_labels(args.out, rows, decisions, args.categories)
-        (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
+        write_text_atomic(args.out / "summary.json", json.dumps(summary, indent=2) + "\n")
     except OSError as error:
         return fail(command, error)
     print(counts_table(counts, len(rows), summary["judge_calls"]))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from vlmscope.atomic_files import write_text_atomic
 from vlmscope.cache import CacheDamaged
 from vlmscope.config import ConfigError, RunConfig, load_config
 from vlmscope.dependencies import MissingDependency
@@ -107,7 +108,8 @@ def handle(args: argparse.Namespace) -> int:
         if config.push_to_hub:
             push_to_hub(config.output_dir, config.push_to_hub)
             print(f"pushed {config.output_dir} to {config.push_to_hub}")
-        (Path(config.output_dir) / "run_report.json").write_text(
+        write_text_atomic(
+            Path(config.output_dir) / "run_report.json",
             json.dumps(
                 {
                     "tracks": [t.__dict__ for t in report.tracks],
@@ -115,6 +117,6 @@ def handle(args: argparse.Namespace) -> int:
                 },
                 default=str,
                 indent=1,
-            )
+            ),
         )
     return 0

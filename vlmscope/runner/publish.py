@@ -21,6 +21,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, private: bool = False) -> N
             ".vlmscope.lock",
             "**/.*.tmp-*/**",
             "**/.*.old-*/**",
+            "**/.*.partial-*",
         ],
         commit_message="vlmscope results",
     )

@@ -20,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from vlmscope.atomic_files import write_bytes_atomic
 from vlmscope.leaderboard.arena.store import StoredVote, VoteStore
 
 EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp", "GIF": "gif"}
@@ -44,11 +45,11 @@ def export_jsonl(store: VoteStore, folder: str | Path) -> Path:
             kind, data = store.image(sha)
             name = image_name(sha, kind)
             if not (images / name).exists():
-                _atomic_write(images / name, data)
+                write_bytes_atomic(images / name, data)
             names.append(name)
         lines.append(json.dumps({**vote.record, "images": names}, ensure_ascii=False))
     target = folder / JSONL_NAME
-    _atomic_write(target, ("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
+    write_bytes_atomic(target, ("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
     return target
 
 
@@ -96,10 +97,4 @@ def export_parquet(store: VoteStore, folder: str | Path) -> Path:
 def write_table(table: pa.Table, target: Path) -> None:
     partial = target.with_name(target.name + ".partial")
     pq.write_table(table, partial)
-    os.replace(partial, target)
-
-
-def _atomic_write(target: Path, data: bytes) -> None:
-    partial = target.with_name(target.name + ".partial")
-    partial.write_bytes(data)
     os.replace(partial, target)

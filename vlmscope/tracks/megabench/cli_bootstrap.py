@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from vlmscope.atomic_files import write_text_atomic
 from vlmscope.tracks.megabench.bootstrap import (
     DEFAULT_NUM_DRAWS,
     DEFAULT_SAMPLE_SIZES,
@@ -34,8 +35,7 @@ def handle_bootstrap(args: argparse.Namespace) -> int:
     report = format_bootstrap_report(summaries)
     print(report)
     if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps([s.__dict__ for s in summaries], indent=2) + "\n")
+        write_text_atomic(args.out, json.dumps([s.__dict__ for s in summaries], indent=2) + "\n")
     return 0
 
 

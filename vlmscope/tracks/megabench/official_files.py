@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from vlmscope.atomic_files import write_text_atomic
 from vlmscope.tracks.megabench.aggregation import (
     ModelSummary,
     SetSummary,
@@ -41,10 +42,7 @@ def read_json(path: str | Path) -> Any:
 
 def write_json(path: str | Path, document: Any, *, ensure_ascii: bool = True) -> Path:
     """Write with the official 4-space indentation, creating parent folders."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(document, indent=4, ensure_ascii=ensure_ascii), encoding="utf-8")
-    return target
+    return write_text_atomic(path, json.dumps(document, indent=4, ensure_ascii=ensure_ascii))
 
 
 def num_demo_of(task: Mapping[str, Any]) -> int:

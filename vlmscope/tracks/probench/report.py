@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vlmscope.atomic_files import write_text_atomic
 from vlmscope.ratings.judge_agreement import HumanLabel, judge_human_agreement
 from vlmscope.ratings.verdict_presets import VerdictSettings
 from vlmscope.ratings.verdict_records import VerdictRecord
@@ -105,4 +106,4 @@ class ProBenchReport:
                 f"| {chat_type} | {entry['score']} | {ci} | {entry['avg_tokens']:.0f} "
                 f"| {entry['win_rate']:.2f}% |"
             )
-        (out_dir / TABLE_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_text_atomic(out_dir / TABLE_FILE, "\n".join(lines) + "\n")

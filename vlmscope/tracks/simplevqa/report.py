@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vlmscope.atomic_files import write_text_atomic
+
 TABLES_FILE = "simplevqa_tables.md"
 
 _ORDER = ("CO", "NA", "IN", "CGA", "F")  # the paper's column order
@@ -35,7 +37,7 @@ class SimpleVQAReport:
         return dict(self.scores)
 
     def write_files(self, out_dir: Path) -> None:
-        (Path(out_dir) / TABLES_FILE).write_text(tables_markdown(self.scores), encoding="utf-8")
+        write_text_atomic(Path(out_dir) / TABLES_FILE, tables_markdown(self.scores))
 
 
 def tables_markdown(summary: Mapping[str, Any]) -> str:
