@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,13 @@ def test_every_model_is_judged_against_the_files_answers_and_avg_tokens_are_coun
     board = _board_json(out)
     pinned = board["models"]["file-anchor"]
     assert pinned["rating"] == pinned["lower"] == pinned["upper"]
+    # every board keeps finite numbers, a one-prompt category included: its battles are
+    # separated (a model wins or loses all of them), so no maximum-likelihood rating exists and
+    # the fit stops far out (as the official solvers do), but never at NaN or infinity
+    for name, each in {"full": board, **board["categories"]}.items():
+        for model, entry in each["models"].items():
+            values = (entry["lower"], entry["rating"], entry["upper"])
+            assert all(math.isfinite(v) for v in values), (name, model, values)
     expected = {"bot": 5.0, "file-anchor": (9 + 5 + 4) / 3, "oracle": 14 / 3, "terse": 1.0}
     assert board["settings"]["avg_tokens"] == pytest.approx(expected)
     assert board["settings"]["baseline"] == "file-anchor"

@@ -54,6 +54,8 @@ _SEGMENT_GEMM_ROWS = 512  # a block whose pair segments average this many rows: 
 _CHUNK_ELEMENTS = 1 << 19  # rounds x rows solved together (one thread's task)
 _MIN_CHUNK_ROUNDS = 8
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
+_MAX_NEG_LOGIT = 700.0
+"""Cap on -logit before exp (e^709 is the largest double)."""
 _ARMIJO = 1e-4
 _MAX_HALVINGS = 40
 _STEP_TOL = 1e-4  # natural units; by quadratic convergence ~5e-8 is left after it
@@ -359,20 +361,23 @@ def _grad_hess(
     neg_pair, neg_coef = _split(d, theta[:1] if shared else theta)
     first = _Sums(d, theta.shape[0], second=False)
     second = _Sums(d, theta.shape[0], second=True) if hessian else None
-    with np.errstate(over="ignore"):
-        for block in d.blocks(theta.shape[0]):
-            e = _neg_logits(d, block, neg_pair, neg_coef)
-            np.exp(e, out=e)
-            p = np.add(e, 1.0)
-            np.reciprocal(p, out=p)
-            if second is not None:
-                np.multiply(e, p, out=e)  # 1 - p
-            w = weights[:, block.lo : block.hi]
-            p = np.multiply(p, w, out=None if shared else p)  # w p (one row of p if shared)
-            first.add(block, p)
-            if second is not None:
-                e = np.multiply(e, p, out=None if shared else e)  # w p (1 - p)
-                second.add(block, e)
+    for block in d.blocks(theta.shape[0]):
+        e = _neg_logits(d, block, neg_pair, neg_coef)
+        # A separated round drives a logit past exp's range: e = inf would make p (1 - p) =
+        # inf * 0 = NaN. Capped at e^700, p is ~1e-304 and 1 - p is 1, as they should be; below
+        # the cap nothing changes.
+        np.minimum(e, _MAX_NEG_LOGIT, out=e)
+        np.exp(e, out=e)
+        p = np.add(e, 1.0)
+        np.reciprocal(p, out=p)
+        if second is not None:
+            np.multiply(e, p, out=e)  # 1 - p
+        w = weights[:, block.lo : block.hi]
+        p = np.multiply(p, w, out=None if shared else p)  # w p (one row of p if shared)
+        first.add(block, p)
+        if second is not None:
+            e = np.multiply(e, p, out=None if shared else e)  # w p (1 - p)
+            second.add(block, e)
     grad = first.gradient()
     grad += reg * theta - wyx
     if second is None:
