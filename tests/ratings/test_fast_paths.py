@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vlmscope.ratings import _newton
+from vlmscope.ratings import _newton, _paired_design, _paired_passes
 from vlmscope.ratings.battle_presets import (
     BattleSettings,
     BoardSelector,
@@ -108,8 +108,8 @@ def test_integer_and_chunked_weights_solve_like_float_weights() -> None:
 def test_reduceat_and_product_layouts_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     b = synthetic_battles(6000, seed=2)
     result = bootstrap_style_control(b, rounds=12, stream="randint")
-    monkeypatch.setattr(_newton, "_SEGMENT_GEMM_ROWS", 10**9)  # every block by reduceat
-    monkeypatch.setattr(_newton, "_BLOCK_ELEMENTS", 1 << 12)  # and many small blocks
+    monkeypatch.setattr(_paired_design, "_SEGMENT_GEMM_ROWS", 10**9)  # every block by reduceat
+    monkeypatch.setattr(_paired_design, "_BLOCK_ELEMENTS", 1 << 12)  # and many small blocks
     other = bootstrap_style_control(b, rounds=12, stream="randint")
     np.testing.assert_allclose(other.samples, result.samples, rtol=0, atol=1e-9)
     np.testing.assert_allclose(other.rating, result.rating, rtol=0, atol=1e-9)
@@ -178,7 +178,7 @@ def test_streamed_board_is_the_record_board(tmp_path: Path) -> None:
 
 
 def test_counts_are_plain_bincounts_of_unique_rows() -> None:
-    from vlmscope.ratings._newton import build_design
+    from vlmscope.ratings._paired_design import build_design
     from vlmscope.ratings.bootstrap import _counts
 
     b = synthetic_battles(6000, n_models=3, seed=6)  # 18 unique rows: counts above 255
@@ -261,7 +261,7 @@ def test_parquet_bad_rows_are_the_record_readers(tmp_path: Path) -> None:
 def test_gradient_and_hessian_are_the_dense_ones(
     segment_rows: int, shared: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_newton, "_SEGMENT_GEMM_ROWS", segment_rows)
+    monkeypatch.setattr(_paired_design, "_SEGMENT_GEMM_ROWS", segment_rows)
     b = synthetic_battles(2000, seed=1)
     d = style_design(
         b.model_a, b.model_b, b.outcome, battle_style_features(b), None, b.n_models, 10.0
@@ -270,7 +270,8 @@ def test_gradient_and_hessian_are_the_dense_ones(
     theta = np.random.default_rng(1).normal(0, 0.1, (5, d.n_params))
     if shared:
         theta[:] = theta[0]
-    grad, hess = _newton._grad_hess(d, theta, weights, _newton._label_sums(d, weights), 0.5)
+    wyx = _paired_passes._label_sums(d, weights)
+    grad, hess = _paired_passes._grad_hess(d, theta, weights, wyx, 0.5)
     assert hess is not None
     pair = np.repeat(np.arange(len(d.pair_starts)), d.pair_sizes)
     design = np.hstack([d.pair_incidence[pair], d.features])

@@ -1,34 +1,28 @@
 """Exact, batched Newton solver for paired-comparison logistic models.
 
-Model: ``logit P(a beats b) = alpha * (r_a - r_b) + features . beta`` with soft labels
-(ties = 0.5), row weights and an optional L2 penalty ``reg / 2 * ||theta||^2`` on all
-parameters. Bradley-Terry is the case without features and without penalty; FastChat
-style control is ``reg = 0.5`` with four standardised style features.
+Minimises the weighted log loss of a :class:`~vlmscope.ratings._paired_design.PairedDesign`
+plus an optional L2 penalty ``reg / 2 * ||theta||^2`` on all parameters. Bradley-Terry is
+the case without features and without penalty; FastChat style control is ``reg = 0.5`` with
+four standardised style features. This module holds the iteration (steps, line search,
+stopping), the threads over chunks of rounds, and the centring of the result; the loss,
+gradient and Hessian it evaluates are in :mod:`vlmscope.ratings._paired_passes`.
 
 Why Newton and not L-BFGS like the references: the loss is convex with a cheap exact
 Hessian (the model block aggregates over model pairs), so 3-8 Newton steps reach machine
-precision where L-BFGS stops at ``gtol``. Identical rows are merged once; a bootstrap
-round is the same design with another weight vector, so many rounds are solved together
-as a weight matrix (rounds x unique rows), warm-started from the full-data optimum.
-The weight matrix may hold small integers (bootstrap counts as ``uint8``): it is only
-read, a block at a time, and a 100-round matrix over millions of rows stays small.
-
-How a pass over the rows is laid out (it is all the time a fit takes): rows are sorted by
-model pair, and a pass walks cache-sized blocks of rows for every round at once. In a block
-the logits are one matrix product (features x coefficients) plus the pair's rating
-difference, then one ``exp`` gives p and p (1 - p). Every sum the gradient and the Hessian
-need is, per pair segment of the block, one matrix product of the weighted values with the
-rows' ``[1, features, feature products]`` (``PairedDesign.basis``); segments too short for a
-product of their own are summed with ``reduceat`` instead.
+precision where L-BFGS stops at ``gtol``. A bootstrap round is the same design with another
+weight vector, so many rounds are solved together as a weight matrix (rounds x unique rows),
+warm-started from the full-data optimum. The weight matrix may hold small integers
+(bootstrap counts as ``uint8``): it is only read, a block at a time, and a 100-round matrix
+over millions of rows stays small.
 
 Without penalty the ratings are identified only up to a constant per connected component
 of the comparison graph. The references start at zero and their iterates stay in the
-subspace where each component sums to zero; we add a tiny ridge to the Hessian (which
-keeps steps in that subspace) and centre each component at the end, giving the same point.
+subspace where each component sums to zero; the passes add a tiny ridge to the Hessian
+(which keeps steps in that subspace) and :func:`center_components` centres each component
+at the end, giving the same point.
 
-Inputs must be finite and a fit must move off a start that is not optimal: otherwise
-:class:`~vlmscope.ratings.fit_checks.FitError` (a NaN would otherwise leave every rating at
-its start, i.e. every model at 1000).
+A fit must move off a start that is not optimal: otherwise
+:class:`~vlmscope.ratings.fit_checks.FitError` (see :func:`check_moved`).
 """
 
 from __future__ import annotations
@@ -38,32 +32,26 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
-from vlmscope.ratings.battles import FloatArray, IntArray, MergedRows, merge_identical
-from vlmscope.ratings.fit_checks import START_GRADIENT_TOL, check_moved, require_finite
+from vlmscope.ratings._paired_design import PairedDesign, Weights
+from vlmscope.ratings._paired_passes import _grad_hess, _label_sums, _loss
+from vlmscope.ratings.battles import FloatArray, IntArray
+from vlmscope.ratings.fit_checks import START_GRADIENT_TOL, check_moved
 
-_BLOCK_ELEMENTS = 1 << 17  # rounds x rows per block: float64 temporaries of 1 MB stay in cache
-_MIN_BLOCK_ROWS = 256
-_SEGMENT_GEMM_ROWS = 512  # a block whose pair segments average this many rows: one product each
 _CHUNK_ELEMENTS = 1 << 19  # rounds x rows solved together (one thread's task)
 _MIN_CHUNK_ROUNDS = 8
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
-_MAX_NEG_LOGIT = 700.0
-"""Cap on -logit before exp (e^709 is the largest double)."""
 _ARMIJO = 1e-4
 _MAX_HALVINGS = 40
 _STEP_TOL = 1e-4  # natural units; by quadratic convergence ~5e-8 is left after it
 # After steps this small (natural units) the Hessian has changed by about as little: the next
 # pass computes the gradient only and reuses it (the step then errs by ~1e-2 of itself).
 _LAZY_HESSIAN_STEP = 1e-2
-
-Weights = NDArray[Any]  # rounds x unique rows, float64 or an unsigned integer type
 
 
 @dataclass(frozen=True)
@@ -73,321 +61,6 @@ class LazyChunk:
 
     rounds: int
     make: Callable[[], Weights]
-
-
-@dataclass(frozen=True)
-class _Block:
-    """Rows ``lo:hi`` of the design and the pair segments they fall into."""
-
-    lo: int
-    hi: int
-    starts: IntArray  # segment starts, relative to lo (for reduceat)
-    ends: IntArray  # segment ends, relative to lo
-    pairs: IntArray  # pair of each segment (distinct within a block)
-    products: bool  # one matrix product per segment (else reduceat)
-
-
-@dataclass(frozen=True)
-class PairedDesign:
-    """Unique rows sorted by (model_a, model_b, label, features); pairs are contiguous.
-
-    Row i's logit is ``pair_incidence[pair(i)] . ratings + features[i] . coefs``.
-    ``basis`` holds per row ``[1, features, upper triangle of features features^T]``;
-    ``features`` and ``feature_products`` are views into it.
-    """
-
-    n_models: int
-    labels: FloatArray  # (U,)
-    basis: FloatArray  # (U, 1 + K + K (K + 1) / 2)
-    pair_starts: IntArray  # (P,) first unique row of each (a, b) block
-    pair_sizes: IntArray  # (P,) unique rows in each block
-    pair_incidence: FloatArray  # (P, M): +alpha at a, -alpha at b
-    merged: MergedRows  # original rows -> unique rows
-    alpha: float
-    max_feature_l1: float  # largest sum of |features| in a row
-    n_features: int
-    features_t: FloatArray  # (K, U): the features again, one contiguous row per feature
-    pair_a: IntArray  # (P,) model_a of each pair
-    pair_b: IntArray  # (P,) model_b of each pair
-    _blocks: dict[int, list[_Block]] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def n_params(self) -> int:
-        return self.n_models + self.n_features
-
-    @property
-    def n_rows(self) -> int:
-        return int(self.labels.shape[0])
-
-    @property
-    def features(self) -> FloatArray:
-        return self.basis[:, 1 : 1 + self.n_features]
-
-    @property
-    def feature_products(self) -> FloatArray:
-        return self.basis[:, 1 + self.n_features :]
-
-    def blocks(self, n_rounds: int) -> list[_Block]:
-        """Row blocks for passes over ``n_rounds`` rounds (cached per block size)."""
-        rows = max(_MIN_BLOCK_ROWS, _BLOCK_ELEMENTS // max(1, n_rounds))
-        rows = 1 << (rows.bit_length() - 1)  # a power of two: few distinct layouts
-        if rows not in self._blocks:
-            self._blocks[rows] = _layout(self.pair_starts, self.n_rows, rows)
-        return self._blocks[rows]
-
-
-def _layout(pair_starts: IntArray, n_rows: int, rows: int) -> list[_Block]:
-    blocks = []
-    for lo in range(0, n_rows, rows):
-        hi = min(lo + rows, n_rows)
-        first = int(np.searchsorted(pair_starts, lo, side="right")) - 1
-        last = int(np.searchsorted(pair_starts, hi, side="left"))
-        starts = np.maximum(pair_starts[first:last], lo) - lo
-        ends = np.append(starts[1:], hi - lo)
-        n_segments = len(starts)
-        blocks.append(
-            _Block(
-                lo,
-                hi,
-                starts.astype(np.intp),
-                ends.astype(np.intp),
-                np.arange(first, last, dtype=np.intp),
-                (hi - lo) >= _SEGMENT_GEMM_ROWS * n_segments,
-            )
-        )
-    return blocks
-
-
-def build_design(
-    model_a: IntArray,
-    model_b: IntArray,
-    labels: FloatArray,
-    features: FloatArray | None,
-    weights: FloatArray | None,
-    n_models: int,
-    alpha: float,
-) -> PairedDesign:
-    """Merge identical rows (the key includes the feature values) and lay out the design.
-    Raises FitError when an outcome, weight or feature is NaN or infinite."""
-    feats = np.zeros((len(model_a), 0)) if features is None else np.asarray(features, float)
-    require_finite(labels, "outcome")
-    require_finite(feats, "style feature")
-    if weights is not None:
-        require_finite(weights, "weight")
-    columns = [model_a, model_b, labels, *feats.T]
-    merged = merge_identical(columns, weights)
-    ua, ub = model_a[merged.first], model_b[merged.first]
-    n_unique, k = len(ua), feats.shape[1]
-    new_pair = np.ones(n_unique, dtype=bool)
-    new_pair[1:] = (ua[1:] != ua[:-1]) | (ub[1:] != ub[:-1])
-    starts = np.flatnonzero(new_pair)
-    incidence = np.zeros((len(starts), n_models))
-    incidence[np.arange(len(starts)), ua[starts]] += alpha
-    incidence[np.arange(len(starts)), ub[starts]] -= alpha
-    iu = np.triu_indices(k)
-    basis = np.empty((n_unique, 1 + k + len(iu[0])))
-    basis[:, 0] = 1.0
-    ufeats = basis[:, 1 : 1 + k]
-    np.take(feats, merged.first, axis=0, out=ufeats)
-    for column, (i, j) in enumerate(zip(*iu, strict=True), start=1 + k):
-        np.multiply(ufeats[:, i], ufeats[:, j], out=basis[:, column])
-    return PairedDesign(
-        n_models=n_models,
-        labels=np.asarray(labels, float)[merged.first],
-        basis=basis,
-        pair_starts=starts,
-        pair_sizes=np.diff(np.append(starts, n_unique)),
-        pair_incidence=incidence,
-        merged=merged,
-        alpha=alpha,
-        max_feature_l1=float(np.abs(ufeats).sum(axis=1).max()) if ufeats.size else 0.0,
-        n_features=k,
-        features_t=np.ascontiguousarray(ufeats.T),
-        pair_a=ua[starts],
-        pair_b=ub[starts],
-    )
-
-
-def _neg_logits(
-    d: PairedDesign, block: _Block, neg_pair: FloatArray, neg_coef: FloatArray
-) -> FloatArray:
-    """Minus the logits of the block's rows, per round (rounds x rows): one product for the
-    features, then each pair segment's rating difference."""
-    lo, hi = block.lo, block.hi
-    out = np.empty((neg_pair.shape[0], hi - lo))
-    if d.n_features:
-        np.matmul(neg_coef, d.features_t[:, lo:hi], out=out)
-        if block.products:  # long segments: a broadcast add each
-            for a, b, p in zip(
-                block.starts.tolist(), block.ends.tolist(), block.pairs.tolist(), strict=True
-            ):
-                out[:, a:b] += neg_pair[:, p : p + 1]
-        else:
-            out += np.repeat(neg_pair[:, block.pairs], block.ends - block.starts, axis=1)
-    else:
-        out[:] = np.repeat(neg_pair[:, block.pairs], block.ends - block.starts, axis=1)
-    return out
-
-
-class _Sums:
-    """Per round: sums of values per pair and of values times each feature, and, for the
-    Hessian (``second``), per pair times each feature and times each feature product;
-    assembled into a gradient or a Hessian."""
-
-    def __init__(self, d: PairedDesign, n_rounds: int, second: bool) -> None:
-        k = d.n_features
-        self.d = d
-        self.pair = np.zeros((n_rounds, len(d.pair_starts)))
-        self.feature = np.zeros((n_rounds, k))
-        self.cross = np.zeros((n_rounds, len(d.pair_starts), k)) if second else None
-        self.ff = np.zeros((n_rounds, d.basis.shape[1] - 1 - k)) if second else None
-
-    def add(self, block: _Block, values: FloatArray) -> None:
-        d, lo, hi, pairs = self.d, block.lo, block.hi, block.pairs
-        k = d.n_features
-        if block.products and k:  # long segments: one product each with [1, f, (f f)]
-            width = d.basis.shape[1] if self.ff is not None else 1 + k
-            out = np.empty((len(pairs), values.shape[0], width))
-            starts, ends = block.starts.tolist(), block.ends.tolist()
-            for s, (a, b) in enumerate(zip(starts, ends, strict=True)):
-                np.matmul(values[:, a:b], d.basis[lo + a : lo + b, :width], out=out[s])
-            self.pair[:, pairs] += out[:, :, 0].T
-            self.feature += out[:, :, 1 : 1 + k].sum(axis=0)
-            if self.cross is not None and self.ff is not None:
-                self.cross[:, pairs, :] += out[:, :, 1 : 1 + k].transpose(1, 0, 2)
-                self.ff += out[:, :, 1 + k :].sum(axis=0)
-            return
-        self.pair[:, pairs] += np.add.reduceat(values, block.starts, axis=1)
-        if not k:
-            return
-        self.feature += values @ d.features[lo:hi]
-        if self.cross is not None and self.ff is not None:
-            for j in range(k):
-                weighted = values * d.features_t[j, lo:hi]
-                self.cross[:, pairs, j] += np.add.reduceat(weighted, block.starts, axis=1)
-            self.ff += values @ d.feature_products[lo:hi]
-
-    def gradient(self) -> FloatArray:
-        """``values @ X`` for the implicit design X (rounds x params)."""
-        d = self.d
-        out = np.empty((self.pair.shape[0], d.n_params))
-        out[:, : d.n_models] = self.pair @ d.pair_incidence
-        out[:, d.n_models :] = self.feature
-        return out
-
-    def hessian(self, reg: float) -> FloatArray:
-        """``X^T diag(values) X`` per round, plus ``reg`` on the diagonal."""
-        d, cross, ff = self.d, self.cross, self.ff
-        assert cross is not None and ff is not None
-        m, k = d.n_models, d.n_features
-        inc = d.pair_incidence
-        n_rounds = self.pair.shape[0]
-        hess = np.empty((n_rounds, m + k, m + k))
-        # Pair p adds alpha^2 c_p at (a, a) and (b, b) and subtracts it at (a, b) and (b, a).
-        by_pair = np.zeros((n_rounds, m * m))
-        by_pair[:, d.pair_a * m + d.pair_b] = self.pair  # (a, b) pairs are distinct
-        block = by_pair.reshape(n_rounds, m, m)
-        model = hess[:, :m, :m]
-        np.add(block, block.transpose(0, 2, 1), out=model)
-        np.negative(model, out=model)
-        diag = np.arange(m)
-        model[:, diag, diag] -= model.sum(axis=2)  # the row sums of -(C + C^T), negated
-        model *= d.alpha * d.alpha
-        for j in range(k):
-            column = cross[:, :, j] @ inc
-            hess[:, :m, m + j] = column
-            hess[:, m + j, :m] = column
-        iu = np.triu_indices(k)
-        hess[:, m + iu[0], m + iu[1]] = ff
-        hess[:, m + iu[1], m + iu[0]] = ff
-        every = np.arange(m + k)
-        hess[:, every, every] += reg
-        return hess
-
-
-def _split(d: PairedDesign, theta: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Minus the pair rating differences (rounds x pairs) and minus the coefficients."""
-    m = d.n_models
-    return -(theta[:, :m] @ d.pair_incidence.T), -theta[:, m:]
-
-
-def _label_sums(d: PairedDesign, weights: Weights) -> FloatArray:
-    """``(weights * labels) @ X`` per round: the label part of the gradient."""
-    sums = _Sums(d, weights.shape[0], second=False)
-    for block in d.blocks(weights.shape[0]):
-        sums.add(block, weights[:, block.lo : block.hi] * d.labels[block.lo : block.hi])
-    return sums.gradient()
-
-
-def _loss(
-    d: PairedDesign, theta: FloatArray, weights: Weights, wyx: FloatArray, reg: float
-) -> FloatArray:
-    """Penalised weighted log loss per round; ``wyx`` = ``_label_sums(d, weights)``."""
-    neg_pair, neg_coef = _split(d, theta)
-    loss = -np.einsum("rn,rn->r", wyx, theta) + 0.5 * reg * np.einsum("rn,rn->r", theta, theta)
-    for block in d.blocks(theta.shape[0]):
-        neg = _neg_logits(d, block, neg_pair, neg_coef)
-        loss += np.einsum("ru,ru->r", _softplus_of_minus(neg), weights[:, block.lo : block.hi])
-    return loss
-
-
-def _softplus_of_minus(x: FloatArray) -> FloatArray:
-    """``log(1 + exp(-x))`` = ``-log_expit(x)``, stable, from numpy's vectorised ``exp`` and
-    ``log1p`` (scipy's ``log_expit`` is several times slower); overwrites ``x``."""
-    negative_part = np.maximum(np.negative(x), 0.0)
-    np.abs(x, out=x)
-    np.negative(x, out=x)
-    np.exp(x, out=x)
-    np.log1p(x, out=x)
-    x += negative_part
-    return x
-
-
-def _grad_hess(
-    d: PairedDesign,
-    theta: FloatArray,
-    weights: Weights,
-    wyx: FloatArray,
-    reg: float,
-    hessian: bool = True,
-) -> tuple[FloatArray, FloatArray | None]:
-    """Gradient and (unless ``hessian`` is false) Hessian per round.
-
-    Probabilities come from numpy's vectorised ``exp``: with ``e = exp(-logit)``,
-    ``p = 1 / (1 + e)`` and ``1 - p = e * p`` are both accurate in the tails.
-    """
-    m = d.n_models
-    shared = len(theta) > 1 and bool((theta == theta[0]).all())  # e.g. every round at its start
-    neg_pair, neg_coef = _split(d, theta[:1] if shared else theta)
-    first = _Sums(d, theta.shape[0], second=False)
-    second = _Sums(d, theta.shape[0], second=True) if hessian else None
-    for block in d.blocks(theta.shape[0]):
-        e = _neg_logits(d, block, neg_pair, neg_coef)
-        # A separated round drives a logit past exp's range: e = inf would make p (1 - p) =
-        # inf * 0 = NaN. Capped at e^700, p is ~1e-304 and 1 - p is 1, as they should be; below
-        # the cap nothing changes.
-        np.minimum(e, _MAX_NEG_LOGIT, out=e)
-        np.exp(e, out=e)
-        p = np.add(e, 1.0)
-        np.reciprocal(p, out=p)
-        if second is not None:
-            np.multiply(e, p, out=e)  # 1 - p
-        w = weights[:, block.lo : block.hi]
-        p = np.multiply(p, w, out=None if shared else p)  # w p (one row of p if shared)
-        first.add(block, p)
-        if second is not None:
-            e = np.multiply(e, p, out=None if shared else e)  # w p (1 - p)
-            second.add(block, e)
-    grad = first.gradient()
-    grad += reg * theta - wyx
-    if second is None:
-        return grad, None
-    hess = second.hessian(reg)
-    if reg == 0.0:  # gauge ridge: keeps Newton steps orthogonal to the null space
-        diag = np.arange(m)
-        scale = np.abs(hess[:, diag, diag]).mean(axis=1, keepdims=True)
-        hess[:, diag, diag] += 1e-10 * scale + 1e-300
-    return grad, hess
 
 
 def _max_logit_change(d: PairedDesign, step: FloatArray) -> FloatArray:

@@ -38,14 +38,8 @@ from typing import Any, Literal, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings._newton import (
-    LazyChunk,
-    PairedDesign,
-    Weights,
-    build_design,
-    newton_solve,
-    rounds_per_chunk,
-)
+from vlmscope.ratings._newton import LazyChunk, newton_solve, rounds_per_chunk
+from vlmscope.ratings._paired_design import PairedDesign, Weights, build_design
 from vlmscope.ratings.battles import Battles, FloatArray, IntArray, MergedRows
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
 from vlmscope.ratings.reference import lbfgs_bt, lbfgs_style

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings._newton import build_design, newton_solve
+from vlmscope.ratings._newton import newton_solve
+from vlmscope.ratings._paired_design import build_design
 from vlmscope.ratings.battles import Battles, FloatArray
 
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings._newton import PairedDesign, build_design, newton_solve
+from vlmscope.ratings._newton import newton_solve
+from vlmscope.ratings._paired_design import PairedDesign, build_design
 from vlmscope.ratings.battles import Battles, FloatArray
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
 from vlmscope.ratings.fit_checks import require_finite, require_varying
