@@ -13,15 +13,10 @@ import numpy as np
 import pytest
 
 from vlmscope.ratings import _newton, _paired_design, _paired_passes
-from vlmscope.ratings.battle_presets import (
-    BattleSettings,
-    BoardSelector,
-    _BattleTable,
-    battle_board,
-    board_from_battles,
-)
-from vlmscope.ratings.battles import Battles, _row_order, battle_row, merge_identical
+from vlmscope.ratings.battle_presets import BattleSettings, battle_board, board_from_battles
+from vlmscope.ratings.battles import Battles, battle_row
 from vlmscope.ratings.board import with_skipped_rows
+from vlmscope.ratings.board_selection import BattleTable, BoardSelector
 from vlmscope.ratings.bootstrap import bootstrap_style_control, resample_indices
 from vlmscope.ratings.filters import (
     BOARD_FILTERS,
@@ -29,6 +24,7 @@ from vlmscope.ratings.filters import (
     board_filter,
     select_battles,
 )
+from vlmscope.ratings.merged_rows import _row_order, merge_identical
 from vlmscope.ratings.style_control import battle_style_features, style_design
 from vlmscope.ratings.synthetic import synthetic_battles
 
@@ -150,7 +146,7 @@ def test_selector_is_fastchat_selection(category: str | None) -> None:
 def test_battle_table_is_from_rows() -> None:
     records = _records(400)
     rows = [battle_row(r, style=True) for r in records]
-    table = _BattleTable.from_rows(rows)
+    table = BattleTable.from_rows(rows)
     positions = BoardSelector(records).positions("ocr")
     for style in (True, False):
         got = table.battles(positions, style)

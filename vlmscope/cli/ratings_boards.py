@@ -97,9 +97,9 @@ def rate_battles(args: argparse.Namespace) -> RatedFile:
         BATTLE_CATEGORIES,
         BattleSettings,
         battle_board,
-        select_board_battles,
     )
     from vlmscope.ratings.battles import read_battle_records
+    from vlmscope.ratings.board_selection import select_board_battles
 
     anchor_model, anchor_rating = _parse_anchor(args.anchor)
     settings = BattleSettings(

@@ -90,7 +90,7 @@ def _records(data: Path) -> tuple[list[Any], bool]:
 
 def _write_result(args: argparse.Namespace, board: Any, records: list[Any], started: str) -> None:
     from vlmscope.cli.board_output import config_hash, now_iso
-    from vlmscope.ratings.battle_presets import select_board_battles
+    from vlmscope.ratings.board_selection import select_board_battles
     from vlmscope.runner.results import BoardResult, write_board_result
 
     request = {

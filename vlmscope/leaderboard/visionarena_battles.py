@@ -78,7 +78,7 @@ def models_of(records: Sequence[Mapping[str, Any]]) -> list[str]:
 def on_board(records: Sequence[Mapping[str, Any]], category: str) -> list[Mapping[str, Any]]:
     """The records a board was fitted on (`OVERALL`: the whole board's), in fit order; KeyError
     when a record lacks what the board's filter reads."""
-    from vlmscope.ratings.battle_presets import select_board_battles
+    from vlmscope.ratings.board_selection import select_board_battles
 
     return select_board_battles(records, None if category == OVERALL else category)
 

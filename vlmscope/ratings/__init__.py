@@ -28,11 +28,9 @@ from vlmscope.ratings.battles import (
     STYLE_ELEMENTS_A,
     STYLE_ELEMENTS_B,
     Battles,
-    MergedRows,
     battles_from_columns,
     check_battle_records,
     load_records,
-    merge_identical,
     outcome_from_winner,
     read_battle_records,
     style_count,
@@ -63,6 +61,7 @@ from vlmscope.ratings.filters import (
 )
 from vlmscope.ratings.fit_checks import FitError
 from vlmscope.ratings.leaderboard import Leaderboard, report
+from vlmscope.ratings.merged_rows import MergedRows, merge_identical
 from vlmscope.ratings.row_checks import SKIP_REASONS, BadRowError, CheckedRows
 from vlmscope.ratings.style_control import (
     StyleFit,

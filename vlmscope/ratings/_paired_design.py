@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vlmscope.ratings.battles import FloatArray, IntArray, MergedRows, merge_identical
+from vlmscope.ratings.battles import FloatArray, IntArray
 from vlmscope.ratings.fit_checks import require_finite
+from vlmscope.ratings.merged_rows import MergedRows, merge_identical
 
 _BLOCK_ELEMENTS = 1 << 17  # rounds x rows per block: float64 temporaries of 1 MB stay in cache
 _MIN_BLOCK_ROWS = 256

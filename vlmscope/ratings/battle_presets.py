@@ -13,7 +13,8 @@
 
 Battles are selected like FastChat does (board filter, ``tstamp`` order, anonymous only;
 the same steps as :func:`vlmscope.ratings.leaderboard.report`). Records without ``anony`` /
-``tstamp`` count as anonymous and keep their file order. :class:`BoardSelector` does it for
+``tstamp`` count as anonymous and keep their file order.
+:class:`~vlmscope.ratings.board_selection.BoardSelector` does it for
 every board of one record list at once (one time sort, each filter run once, no record
 copied), and each record's checked values are read once into columns that every board takes
 its battles from. :func:`rate_table` is the part after
@@ -33,17 +34,14 @@ per category (``BATTLE_CATEGORIES``, each selected from the raw records like Fas
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from vlmscope.ratings._newton import _single_threaded_blas
 from vlmscope.ratings.arena_hard_v01 import STYLE_FEATURE_NAMES
@@ -51,7 +49,6 @@ from vlmscope.ratings.battles import (
     BattleRow,
     Battles,
     FloatArray,
-    IntArray,
     battle_row,
     check_battle_records,
 )
@@ -60,6 +57,12 @@ from vlmscope.ratings.board import (
     RatingBoard,
     with_categories,
     with_skipped_rows,
+)
+from vlmscope.ratings.board_selection import (
+    BattleTable,
+    BoardSelector,
+    collection_paused,
+    select_board_battles,
 )
 from vlmscope.ratings.bootstrap import (
     BootstrapResult,
@@ -131,79 +134,6 @@ class BattleSettings:
         return "randint" if self.reference == ARENA_HARD_V01 else "generator"
 
 
-class BoardSelector:
-    """Every board's battles out of one list of records, as positions into it: FastChat's
-    selection (board filter, stable ``tstamp`` sort, anonymous only) with the time order
-    computed once for all boards and no record copied. Records without ``anony`` / ``tstamp``
-    count as anonymous and keep their file order (``tstamp`` = their index)."""
-
-    def __init__(self, records: Sequence[Mapping[str, Any]]) -> None:
-        self.records = records
-        self._time_order: tuple[IntArray, NDArray[np.bool_]] | None = None  # on first use
-        self._positions: dict[str | None, IntArray] = {}
-        self._columns: dict[str, list[Any]] = {}
-
-    def column(self, field: str) -> list[Any]:
-        """Every record's ``field``, in record order (read once). KeyError when one lacks it."""
-        if field not in self._columns:
-            self._columns[field] = [record[field] for record in self.records]
-        return self._columns[field]
-
-    def _anonymous_by_time(self) -> tuple[IntArray, NDArray[np.bool_]]:
-        if self._time_order is None:
-            records, n = self.records, len(self.records)
-            times = np.fromiter(
-                (float(r["tstamp"]) if "tstamp" in r else float(i) for i, r in enumerate(records)),
-                dtype=np.float64,
-                count=n,
-            )
-            anony = np.fromiter((bool(r.get("anony", True)) for r in records), dtype=bool, count=n)
-            self._time_order = np.argsort(times, kind="stable"), anony
-        return self._time_order
-
-    def positions(self, category: str | None = None) -> IntArray:
-        """Positions of the board's records in fit order (computed once per board). Raises
-        KeyError when the category's filter needs a field the records lack."""
-        key = category or None
-        if key not in self._positions:
-            order, keep = self._anonymous_by_time()
-            chosen = board_filter(key) if key else None
-            if chosen is not None and chosen.field is not None:
-                keep = keep & np.array(chosen.mask(self.column(chosen.field)), dtype=bool)
-            self._positions[key] = order[keep[order]]
-        return self._positions[key]
-
-    def select(self, category: str | None = None) -> list[Mapping[str, Any]]:
-        """The board's records in fit order, as given."""
-        records = self.records
-        return [records[i] for i in self.positions(category).tolist()]
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for a block that makes a few small containers per
-    record (checked rows, board entries) and no cycles: each full collection it would trigger
-    walks every object of the records (about a million for 30,000 clean-battle records), which
-    measured 15% of a whole leaderboard. The previous state is restored on the way out."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def select_board_battles(
-    records: Sequence[Mapping[str, Any]], category: str | None = None
-) -> list[Mapping[str, Any]]:
-    """The records a board is fitted on, in fit order, as given (without the filled-in
-    ``anony`` / ``tstamp`` defaults, so they can be stored as the board's details).
-
-    Raises KeyError when the category's filter needs a field the records lack."""
-    return BoardSelector(records).select(category)
-
-
 def rate_battles(records: Sequence[Mapping[str, Any]], settings: BattleSettings) -> dict[str, Any]:
     """Select the board's battles from clean-battle records, then :func:`rate_table`.
     A bad record raises :class:`~vlmscope.ratings.row_checks.BadRowError` naming its index."""
@@ -264,67 +194,6 @@ def battle_board(
     return with_skipped_rows(board, checked.skipped)
 
 
-@dataclass(frozen=True)
-class _BattleTable:
-    """Checked values of every record, as columns (models by a global id), so that a board's
-    :class:`Battles` is a take of its positions."""
-
-    names: NDArray[np.object_]
-    model_a: IntArray
-    model_b: IntArray
-    outcome: FloatArray
-    style: FloatArray  # (n, 8): a side then b side; NaN where a row has no style counts
-    has_style: NDArray[np.bool_]
-
-    @classmethod
-    def from_rows(cls, rows: Sequence[BattleRow]) -> _BattleTable:
-        index: dict[str, int] = {}
-        add = index.setdefault
-        names = [name for r in rows for name in (r.model_a, r.model_b)]
-        ids = [add(name, len(index)) for name in names]
-        pairs = np.array(ids, dtype=np.intp).reshape(-1, 2)
-        style = np.full((len(rows), 8), np.nan)
-        has_style = np.array(
-            [r.style_a is not None and r.style_b is not None for r in rows], dtype=bool
-        )
-        if has_style.any():
-            style[has_style] = [
-                [*r.style_a, *r.style_b]
-                for r in rows
-                if r.style_a is not None and r.style_b is not None
-            ]
-        return cls(
-            names=np.array(list(index), dtype=object),
-            model_a=pairs[:, 0].copy(),
-            model_b=pairs[:, 1].copy(),
-            outcome=np.array([r.outcome for r in rows], dtype=np.float64),
-            style=style,
-            has_style=has_style,
-        )
-
-    def battles(self, positions: IntArray, style: bool) -> Battles:
-        """Like ``Battles.from_rows`` on those rows: ids by first appearance in
-        ``concat(model_a, model_b)``, style counts kept when asked and every row has them."""
-        a, b = self.model_a[positions], self.model_b[positions]
-        both = np.concatenate([a, b])
-        seen, first = np.unique(both, return_index=True)
-        by_appearance = seen[np.argsort(first, kind="stable")]
-        local = np.empty(len(self.names), dtype=np.intp)
-        local[by_appearance] = np.arange(len(by_appearance))
-        n = len(positions)
-        use_style = style and n > 0 and bool(self.has_style[positions].all())
-        counts = self.style[positions] if use_style else None
-        return Battles(
-            models=tuple(self.names[by_appearance].tolist()),
-            model_a=local[a],
-            model_b=local[b],
-            outcome=self.outcome[positions],
-            weights=np.ones(n),
-            style_a=None if counts is None else np.ascontiguousarray(counts[:, :4]),
-            style_b=None if counts is None else np.ascontiguousarray(counts[:, 4:]),
-        )
-
-
 def _categorised_board(
     checked: Sequence[tuple[Mapping[str, Any], BattleRow]],
     settings: BattleSettings,
@@ -336,7 +205,7 @@ def _categorised_board(
     record's fields are read once, and sorted by time once, whatever number of boards it is in)."""
     if selector is None:
         selector = BoardSelector([record for record, _ in checked])
-    table = _BattleTable.from_rows([row for _, row in checked])
+    table = BattleTable.from_rows([row for _, row in checked])
     full = partial(table.battles, selector.positions(settings.category))
     if not categories:
         return _fit(full, settings, companion)

@@ -355,8 +355,8 @@ def _in_reason_order(skipped: Counter[str]) -> dict[str, int]:
 
 
 def _per_row(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
-    from vlmscope.ratings.battle_presets import select_board_battles
     from vlmscope.ratings.battles import read_battle_records
+    from vlmscope.ratings.board_selection import select_board_battles
 
     checked = read_battle_records(path, style=style, skip_bad_rows=skip_bad_rows)
     rows = [battle_row(record, style=style) for record in select_board_battles(checked.rows)]

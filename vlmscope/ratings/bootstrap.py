@@ -40,8 +40,9 @@ from numpy.typing import ArrayLike
 
 from vlmscope.ratings._newton import LazyChunk, newton_solve, rounds_per_chunk
 from vlmscope.ratings._paired_design import PairedDesign, Weights, build_design
-from vlmscope.ratings.battles import Battles, FloatArray, IntArray, MergedRows
+from vlmscope.ratings.battles import Battles, FloatArray, IntArray
 from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
+from vlmscope.ratings.merged_rows import MergedRows
 from vlmscope.ratings.reference import lbfgs_bt, lbfgs_style
 from vlmscope.ratings.style_control import battle_style_features, style_design
 

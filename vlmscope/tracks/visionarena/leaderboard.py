@@ -24,8 +24,9 @@ from vlmscope.ratings.arena_breakdown import (
     thin_models,
     tie_shares,
 )
-from vlmscope.ratings.battle_presets import BattleSettings, BoardSelector, battle_board
+from vlmscope.ratings.battle_presets import BattleSettings, battle_board
 from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.board_selection import BoardSelector
 from vlmscope.ratings.filters import LANGUAGE_BOARD
 
 VISION_BOARDS: tuple[str, ...] = (
