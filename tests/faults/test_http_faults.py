@@ -28,7 +28,7 @@ from tests.servers import Call, OpenAIStub
 from vlmscope.config import OpenAIModelConfig, RunConfig, TrackConfig, parse_config
 from vlmscope.models.images import apply_image_budget
 from vlmscope.models.openai_payload import chat_body
-from vlmscope.runner import loop
+from vlmscope.runner import generate, loop, score
 from vlmscope.runner.results import result_dir
 
 TIMEOUT_S = 1.0  # the client's; a 50 MB body is read and rejected well within it
@@ -117,13 +117,15 @@ def run_with_faults(
     names = [f"bot-{i}" for i in range(bots)]
     plan = FaultPlan(answer, timeout_s=TIMEOUT_S, seed=seed)
     built: list[Any] = []
-    real_build = loop.build_backend
+    real_build = generate.build_backend
 
     def recording_build(*args: Any, **kwargs: Any) -> Any:
         built.append(real_build(*args, **kwargs))
         return built[-1]
 
-    monkeypatch.setattr(loop, "build_backend", recording_build)
+    # generation builds the models under test, scoring the judge: each module looks it up itself
+    monkeypatch.setattr(generate, "build_backend", recording_build)
+    monkeypatch.setattr(score, "build_backend", recording_build)
     out = tmp_path / "out"
     with OpenAIStub(plan) as stub:
         config = _config(out, stub.base_url, names)

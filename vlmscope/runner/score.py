@@ -1,0 +1,248 @@
+"""Phases 2 and 3 of a run, on the main process: score each (model, track), then fit each board.
+
+Scoring starts once every model has answered every track. Each (model, track) is scored from
+the cache (judging through the cached judge client), summarized into a typed report and
+written as a result dataset; a pairwise track reads the baseline's answers here, so the order
+of models in the config never matters. Aggregation then gives each track with a joint view one
+rating board over every model of the run, written as its own dataset.
+
+Both run on the main process only, after generation: they take the models' answers from the
+cache, write result datasets, and rerun whole after a killed run (judgments come back from the
+judge's cache). That is why they live together, apart from generation
+(`vlmscope.runner.generate`), which every process runs and which talks to the models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from vlmscope.cache import ResponseCache
+from vlmscope.config import ModelConfig, RunConfig
+from vlmscope.judges.client import Judge
+from vlmscope.messages import Request, Response, cache_key
+from vlmscope.models.registry import build_backend
+from vlmscope.ratings.fit_checks import FitError
+from vlmscope.runner.distributed import local_device
+from vlmscope.runner.generate import TrackReport, utc_now
+from vlmscope.runner.plan import PlannedTrack
+from vlmscope.runner.results import (
+    BoardResult,
+    TrackResult,
+    board_dir,
+    write_board_result,
+    write_result,
+)
+from vlmscope.runner.run_facts import generation_facts
+from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
+from vlmscope.tracks.conversation import walk_conversations
+
+log = logging.getLogger(__name__)
+
+
+# --- phase 2: score ----------------------------------------------------------------------------
+
+
+def score_all(
+    config: RunConfig,
+    planned: Sequence[PlannedTrack],
+    reports: Sequence[TrackReport],
+    cache: ResponseCache,
+) -> dict[str, dict[str, ModelResult]]:
+    """Score and write every (model, track); returns each track's results by model."""
+    judges = _Judges(cache)
+    answers = _CachedResponses(config, cache)
+    by_pair = {(r.model, r.track): r for r in reports}
+    results: dict[str, dict[str, ModelResult]] = {p.track.name: {} for p in planned}
+    for model_config in config.models:
+        for plan in planned:
+            report = by_pair[(model_config.name, plan.track.name)]
+            judge = judges.get(plan.config.judge) if plan.config.judge is not None else None
+            result = _score_one(config, model_config, plan, judge, answers, cache, report)
+            results[plan.track.name][model_config.name] = result
+    return results
+
+
+def _score_one(
+    config: RunConfig,
+    model_config: ModelConfig,
+    plan: PlannedTrack,
+    judge: Judge | None,
+    answers: _CachedResponses,
+    cache: ResponseCache,
+    report: TrackReport,
+) -> ModelResult:
+    started = time.monotonic()
+    track = plan.track
+    samples = track.samples(model_config)
+    identity = answers.identity(model_config.name)
+
+    def stored(requests: list[Request]) -> list[Response | None]:
+        keys = [cache_key(identity, r) for r in requests]
+        found = cache.get_many(keys)
+        return [found.get(k) for k in keys]
+
+    conversations = walk_conversations(samples, stored)
+    missing = [s.id for s, c in zip(samples, conversations, strict=True) if c.next_request]
+    if missing:
+        raise RuntimeError(f"{len(missing)} responses missing after generation: {missing[:5]}")
+    responses = [c.final for c in conversations if c.final is not None]
+    report.failed = sum(not r.ok for r in responses)
+    context = ScoringContext(model=model_config.name, judge=judge, responses_of=answers.get)
+    scored = _score(track, samples, responses, context)
+    track_report = track.summarize(samples, scored)
+    summary = track_report.summary()
+    summary["generation"] = generation_facts(samples, identity)
+    if report.batching:  # batches that failed, and what the backend did instead (not scores)
+        summary["generation"]["batching_fallback"] = report.batching
+    if judge is not None:
+        summary["judge"] = judge.describe(track.judge_settings)
+    if plan.missing:
+        summary["degraded"] = [d.to_json() for d in plan.missing]
+    result = TrackResult(
+        model=model_config.name,
+        track=track.name,
+        samples=samples,
+        responses=responses,
+        request_hashes=[s.request.content_hash() for s in samples],
+        scored=scored,
+        summary=summary,
+        config_hash=config.config_hash(),
+        started_at=report.started_at,
+        finished_at=utc_now(),
+        limit=config.limit,
+        run_counts={
+            "cached": report.cached,
+            "generated": report.generated,
+            "failed": report.failed,
+            "by_rank": {str(k): v for k, v in report.by_rank.items()},
+        },
+    )
+    report.result_dir = write_result(config.output_dir, result)
+    track_report.write_files(report.result_dir)
+    report.summary = summary
+    report.outcomes = dict(sorted(_count(s.outcome for s in scored).items()))
+    report.seconds += time.monotonic() - started
+    return ModelResult(model_config.name, samples, responses, scored, track_report)
+
+
+def _score(
+    track: Track, samples: Sequence[Sample], responses: Sequence[Response], context: ScoringContext
+) -> list[Scored]:
+    async def score_all() -> list[Scored]:
+        bar = tqdm(
+            total=len(samples), desc=f"scoring {track.name}", unit="sample", dynamic_ncols=True
+        )
+
+        async def one(sample: Sample, response: Response) -> Scored:
+            scored = await track.score(sample, response, context)
+            bar.update(1)
+            return scored
+
+        try:
+            return list(
+                await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses, strict=True)))
+            )
+        finally:
+            bar.close()
+
+    return asyncio.run(score_all())
+
+
+class _Judges:
+    """Judge backends built once per run and shared by every model and track that names them
+    (a local judge model is loaded once, not once per model)."""
+
+    def __init__(self, cache: ResponseCache) -> None:
+        self._cache = cache
+        self._built: dict[str, Judge] = {}
+
+    def get(self, config: ModelConfig) -> Judge:
+        key = config.model_dump_json()
+        if key not in self._built:
+            self._built[key] = Judge(build_backend(config, device=local_device()), self._cache)
+        return self._built[key]
+
+
+class _CachedResponses:
+    """A model's cached answer to a request, looked up by the model's name in the config."""
+
+    def __init__(self, config: RunConfig, cache: ResponseCache) -> None:
+        self._models = {m.name: m for m in config.models}
+        self._cache = cache
+        self._identities: dict[str, dict[str, Any]] = {}
+
+    def identity(self, model: str) -> dict[str, Any]:
+        if model not in self._models:
+            raise KeyError(
+                f"model {model!r} is not in the run config (have: {', '.join(self._models)})"
+            )
+        if model not in self._identities:  # building a backend loads no weights
+            self._identities[model] = build_backend(self._models[model]).identity
+        return self._identities[model]
+
+    def get(self, model: str, request: Request) -> Response | None:
+        return self._cache.get(cache_key(self.identity(model), request))
+
+
+def _count(items: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return counts
+
+
+# --- phase 3: aggregate ------------------------------------------------------------------------
+
+
+@dataclass
+class BoardReport:
+    """A track's joint board over every model of the run, or why it could not be fitted."""
+
+    track: str
+    models: int
+    result_dir: Path | None
+    error: str | None = None
+
+
+def aggregate_all(
+    config: RunConfig,
+    planned: Sequence[PlannedTrack],
+    results: dict[str, dict[str, ModelResult]],
+) -> list[BoardReport]:
+    boards = []
+    for plan in planned:
+        started_at = utc_now()
+        try:
+            joint = plan.track.aggregate(results[plan.track.name])
+        except FitError as err:
+            # every per-model result is already written; the board alone cannot be fitted
+            # (e.g. a style feature that never varies), and the run says so instead of failing
+            log.error("%s: no joint board: %s", plan.track.name, err)
+            boards.append(
+                BoardReport(plan.track.name, len(results[plan.track.name]), None, str(err))
+            )
+            continue
+        if joint is None:
+            continue
+        folder = write_board_result(
+            board_dir(config.output_dir, plan.track.name),
+            BoardResult(
+                track=plan.track.name,
+                board=joint.board,
+                details=joint.details,
+                source="run",
+                config_hash=config.config_hash(),
+                started_at=started_at,
+                finished_at=utc_now(),
+            ),
+        )
+        boards.append(BoardReport(plan.track.name, len(joint.board.models), folder))
+    return boards
