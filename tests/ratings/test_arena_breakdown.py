@@ -20,7 +20,7 @@ def _board(ranks: dict[str, int], battles: float = 150.0, style: bool = False) -
 
 def test_tie_shares_count_each_kind_in_percent() -> None:
     winners = ["model_a", "tie", "tie (bothbad)", "tie (bothbad)", "model_b"]
-    shares = tie_shares([{"winner": w} for w in winners])
+    shares = tie_shares(winners)
     assert shares == {"battles": 5, "tie": 20.0, "tie (bothbad)": 40.0}
     assert tie_shares([]) == {"battles": 0, "tie": None, "tie (bothbad)": None}
 

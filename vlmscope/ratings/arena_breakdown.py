@@ -7,14 +7,13 @@
 - `rank_changes`: each model's rank on the plain board minus its rank under style control
   (paper Fig. 8: positive = the model climbs once length and markdown are accounted for).
 
-Pure functions of the records a board was fitted on, or of boards already fitted.
+Pure functions of the battles a board was fitted on, or of boards already fitted.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from vlmscope.ratings.board import RatingBoard
 
@@ -24,13 +23,15 @@ BOTH_BAD = "tie (bothbad)"
 DEFAULT_MIN_VOTES = 100
 
 
-def tie_shares(battles: Sequence[Mapping[str, Any]]) -> dict[str, float | int | None]:
+def tie_shares(winners: Sequence[str]) -> dict[str, float | int | None]:
     """`{"battles": n, "tie": share, "tie (bothbad)": share}` in percent (None without battles).
 
-    `battles` are the records a board was fitted on (e.g. `select_board_battles`)."""
-    n = len(battles)
-    winners = Counter(b["winner"] for b in battles)
-    ties, both_bad = winners[TIE], winners[BOTH_BAD]
+    `winners`: the `winner` field of each battle a board was fitted on (the records of
+    `select_board_battles`, or a board's positions into the column `BoardSelector.column`
+    reads, which spares a leaderboard of many boards a pass over the records per board)."""
+    n = len(winners)
+    counts = Counter(winners)
+    ties, both_bad = counts[TIE], counts[BOTH_BAD]
     return {
         "battles": n,
         TIE: 100.0 * ties / n if n else None,

@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from vlmscope.ratings.arena_breakdown import (
     DEFAULT_MIN_VOTES,
     rank_changes,
@@ -78,10 +80,14 @@ def arena_leaderboard(
         selector=selector,
     )
     boards: dict[str | None, RatingBoard] = {None: board}
+    winners = np.array(selector.column("winner"), dtype=object)
     boards.update(board.categories)
     extra = {
         "min_votes": settings.min_votes,
-        "tie_shares": {name or "full": tie_shares(selector.select(name)) for name in boards},
+        "tie_shares": {
+            name or "full": tie_shares(winners[selector.positions(name)].tolist())
+            for name in boards
+        },
         "thin_models": {
             name or "full": thin_models(b, settings.min_votes) for name, b in boards.items()
         },
