@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings._newton import _single_threaded_blas
+from vlmscope.ratings._newton import _single_threaded_blas, solver_threads
 from vlmscope.ratings.arena_hard_v01 import STYLE_FEATURE_NAMES
 from vlmscope.ratings.battles import (
     BattleRow,
@@ -214,7 +214,7 @@ def _categorised_board(
     # time, the main board first while this thread selects the others' battles; BLAS is held
     # to one thread once here, around every fit's own switch.
     with _single_threaded_blas(), ThreadPoolExecutor(_BOARD_WORKERS) as pool:
-        main_board = pool.submit(_fit, full, settings, companion)
+        main_board = pool.submit(_fit_beside_others, full, settings, companion)
         for name in categories:
             try:
                 positions = selector.positions(name)
@@ -225,7 +225,7 @@ def _categorised_board(
                 outcomes[name] = "no battles left"
                 continue
             outcomes[name] = pool.submit(
-                _fit,
+                _fit_beside_others,
                 partial(table.battles, positions),
                 replace(settings, category=name),
                 None if companion is None else replace(companion, category=name),
@@ -285,6 +285,16 @@ def _fit(
         extra = {**board.settings.extra, STYLE_CONTROL_SKIPPED: str(error)}
         return replace(board, settings=replace(board.settings, extra=extra))
     return board.with_companions(style_control=RatingBoard.from_json(style_board))
+
+
+def _fit_beside_others(
+    make: Callable[[bool], Battles],
+    settings: BattleSettings,
+    companion: BattleSettings | None,
+) -> RatingBoard:
+    """:func:`_fit` in a pool of board fits: one solver thread, the pool uses the cores."""
+    with solver_threads(1):
+        return _fit(make, settings, companion)
 
 
 def rate_table(battles: Battles, settings: BattleSettings) -> dict[str, Any]:
