@@ -121,9 +121,14 @@ def rate_limited_run(
     """Answered requests per second, failures and the backend's stats: a cold start (fresh
     backend, no warm-up), default retry settings."""
     config = OpenAIModelConfig(
-        backend="openai", name="bench", base_url=base_url, model="bench", concurrency=concurrency
+        backend="openai",
+        name="bench",
+        base_url=base_url,
+        model="bench",
+        concurrency=concurrency,
+        adaptive_concurrency=adaptive,
     )
-    with OpenAIBackend(config, adaptive=adaptive) as backend:
+    with OpenAIBackend(config) as backend:
         started = time.perf_counter()
         responses = backend.generate(prompts(count, "timed"))
         elapsed = time.perf_counter() - started

@@ -88,6 +88,11 @@ class OpenAIModelConfig(_Strict):
     api_key_env: str | None = None
     max_new_tokens: int | None = Field(default=None, gt=0, description=_MAX_NEW_TOKENS)
     concurrency: int = Field(default=8, gt=0)
+    adaptive_concurrency: bool = Field(
+        default=True,
+        description="start at `concurrency`, cut it on 429s and raise it back as requests "
+        "succeed (AIMD); false: always `concurrency` requests in flight",
+    )
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=5, ge=0)
     backoff_base_s: float = Field(default=1.0, ge=0)

@@ -61,7 +61,7 @@ def test_without_adaptation_the_same_server_refuses_far_more() -> None:
         server = RateLimited(max_in_flight=2, service_s=0.02)
         with (
             OpenAIStub(server) as stub,
-            OpenAIBackend(config(stub.base_url), adaptive=adaptive) as backend,
+            OpenAIBackend(config(stub.base_url, adaptive_concurrency=adaptive)) as backend,
         ):
             assert all(r.ok for r in backend.generate([user_request(f"q{i}") for i in range(60)]))
             refused[adaptive] = server.refused
@@ -119,7 +119,8 @@ def test_a_first_refusal_is_retried_when_the_server_said() -> None:
         config(url, backoff_base_s=1.0, backoff_max_s=60.0), rng=random.Random(0)
     )
     fixed = OpenAIBackend(
-        config(url, backoff_base_s=1.0, backoff_max_s=60.0), rng=random.Random(0), adaptive=False
+        config(url, backoff_base_s=1.0, backoff_max_s=60.0, adaptive_concurrency=False),
+        rng=random.Random(0),
     )
     first = [adaptive._retry_delay(1, Cause.RATE_LIMITED, 0.1) for _ in range(300)]
     second = [adaptive._retry_delay(2, Cause.RATE_LIMITED, 0.1) for _ in range(300)]

@@ -55,8 +55,8 @@ class _Prepared:
 class OpenAIBackend:
     """One pooled `httpx.AsyncClient` on a private event loop; call `close()` when done.
 
-    `rng` draws the backoff jitter (pass a seeded one for reproducible waits in tests);
-    `adaptive=False` holds the concurrency at `config.concurrency` (for comparisons).
+    `rng` draws the backoff jitter (pass a seeded one for reproducible waits in tests).
+    `config.adaptive_concurrency` false holds the concurrency at `config.concurrency`.
     """
 
     def __init__(
@@ -64,7 +64,6 @@ class OpenAIBackend:
         config: OpenAIModelConfig,
         *,
         rng: random.Random | None = None,
-        adaptive: bool = True,
     ) -> None:
         self.name = config.name
         self.config = config
@@ -74,7 +73,7 @@ class OpenAIBackend:
         self._rng = rng or random.Random()
         self._loop = LoopThread(f"vlmscope-openai-{config.name}")
         self._client: httpx.AsyncClient | None = None  # created and used on the loop's thread
-        self._adaptive = adaptive
+        self._adaptive = config.adaptive_concurrency
         self._concurrency = AIMDPolicy(max_limit=config.concurrency)  # outlives the loop
         self._slots: AdaptiveSlots | None = None
         # every key up front: `stats` may copy the dict from another thread while it counts
