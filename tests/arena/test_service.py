@@ -34,6 +34,7 @@ def test_a_battle_streams_both_answers_then_takes_one_vote(make_arena: MakeArena
     assert record["conversation_a"][1]["content"] == last.text_a
     assert record["conversation_b"][1]["content"] == last.text_b
     assert record["num_turns"] == 1 and record["anony"] is True
+    assert record["language"] == "English"  # of the first prompt, named as VisionArena does
     assert len(record["images"]) == 1 and len(record["images"][0]) == 64
     assert record["judge"] != "session-1"  # the voter is an anonymous hash
     omega = "a" if record["model_a"] == NAMES[1] else "b"

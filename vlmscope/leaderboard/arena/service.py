@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from vlmscope.leaderboard.arena.battles import VOTES, Battle
 from vlmscope.leaderboard.arena.config import ArenaConfig
 from vlmscope.leaderboard.arena.contestants import Contestant, params
+from vlmscope.leaderboard.arena.language import prompt_language
 from vlmscope.leaderboard.arena.moderation import Moderation, allow_all
 from vlmscope.leaderboard.arena.pairing import draw_pair
 from vlmscope.leaderboard.arena.safety import RateLimiter, Refused, check_images, check_prompt
@@ -225,7 +226,8 @@ class Arena:
             raise Refused("A model failed to answer; this battle takes no vote.")
         if not battle.answered:
             raise Refused("Both answers must arrive before the vote.")
-        record = vote_record(battle, winner, self.clock())
+        language = prompt_language(battle.exchanges[0].text)  # the first prompt, as FastChat
+        record = vote_record(battle, winner, self.clock(), language)
         stood = self.store.record_vote(replace(battle, winner=winner), record)
         return _reveal(stood, stored_now=stood is record)
 

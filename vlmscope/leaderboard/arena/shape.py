@@ -7,8 +7,8 @@ The record carries what the VisionArena track reads (`vlmscope.tracks.visionaren
 the arena only runs anonymous battles) and `conv_metadata`, the style counts computed from
 the answers exactly as the track computes them for a row without any.
 
-Language is left empty: no language-identification library is installed with vlmscope, and
-the board makes language boards only from rows that name one.
+`language` is the first prompt's language as VisionArena names it (`arena.language`), or
+"unknown" when it cannot be told.
 """
 
 from __future__ import annotations
