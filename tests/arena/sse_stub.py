@@ -39,12 +39,22 @@ def image_count(messages: list[dict[str, Any]]) -> int:
 
 class SSEStub:
     """`with SSEStub(reply) as stub:` serves at `stub.base_url`; `stub.bodies` holds every
-    request body, in arrival order, `stub.max_in_flight` the most answers streamed at once."""
+    request body, in arrival order, `stub.max_in_flight` the most answers streamed at once.
+    `fail` answers every request with a 500; `refuse_first` answers that many first requests
+    with a 429 and `Retry-After: 0`."""
 
-    def __init__(self, reply: Reply, *, chunk_delay_s: float = 0.0, fail: bool = False) -> None:
+    def __init__(
+        self,
+        reply: Reply,
+        *,
+        chunk_delay_s: float = 0.0,
+        fail: bool = False,
+        refuse_first: int = 0,
+    ) -> None:
         self.reply = reply
         self.chunk_delay_s = chunk_delay_s
         self.fail = fail
+        self.refuse_first = refuse_first
         self.bodies: list[dict[str, Any]] = []
         self.max_in_flight = 0
         self._in_flight = 0
@@ -79,10 +89,14 @@ class SSEStub:
                 body = json.loads(await reader.readexactly(int(headers["content-length"])))
                 with self._lock:
                     self.bodies.append(body)
-                if self.fail:
+                    refused = len(self.bodies) <= self.refuse_first
+                if self.fail or refused:
                     error = b'{"error": "stub down"}'
+                    status = b"429 Busy\r\nRetry-After: 0" if refused else b"500 Stub"
                     writer.write(
-                        b"HTTP/1.1 500 Stub\r\nContent-Type: application/json\r\n"
+                        b"HTTP/1.1 "
+                        + status
+                        + b"\r\nContent-Type: application/json\r\n"
                         + f"Content-Length: {len(error)}\r\n\r\n".encode()
                         + error
                     )

@@ -102,13 +102,16 @@ def test_no_vote_before_both_answers_and_none_after_a_failure(
     with pytest.raises(Refused, match="Both answers"):
         arena.vote("session-1", "10.0.0.1", battle.battle_id, "model_a")
     with SSEStub(lambda m: "", fail=True) as down:
+        retries = {"max_retries": 2, "backoff_base_s": 0.01, "backoff_max_s": 0.05}
         broken = make_arena(
             contestants=[
-                {"backend": "openai", "name": NAMES[0], "base_url": down.base_url, "model": "m"},
-                {"backend": "openai", "name": NAMES[1], "base_url": down.base_url, "model": "m"},
+                {"backend": "openai", "name": name, "base_url": down.base_url, "model": "m"}
+                | retries
+                for name in NAMES
             ]
         )
         last = ask(broken, "anyone?")[-1]
+        assert len(down.bodies) == 2 * 3  # each side: the first attempt and its two retries
     assert last.done and last.failed_a and last.failed_b
     assert not any(name in last.text_a + last.text_b for name in NAMES)
     with pytest.raises(Refused, match="failed"):
@@ -145,3 +148,26 @@ def test_rate_limits_per_session_and_per_address(make_arena: MakeArena) -> None:
     ask(arena, "six", session="s3", ip="2.2.2.2")  # another address is not limited
     clock.now += 61
     assert ask(arena, "seven", session="s1", ip="1.1.1.1")[-1].done
+
+
+def test_a_refused_answer_is_retried_before_anything_is_shown(make_arena: MakeArena) -> None:
+    """Two 429s (Retry-After 0) before the stream starts: the page never sees them, the third
+    attempt streams, and the vote is taken as usual."""
+    with (
+        SSEStub(lambda m: "busy then fine", refuse_first=2) as busy,
+        SSEStub(lambda m: "at once") as ready,
+    ):
+        retries = {"max_retries": 3, "backoff_base_s": 0.01, "backoff_max_s": 0.05}
+        arena = make_arena(
+            contestants=[
+                {"backend": "openai", "name": NAMES[0], "base_url": busy.base_url, "model": "m"}
+                | retries,
+                {"backend": "openai", "name": NAMES[1], "base_url": ready.base_url, "model": "m"}
+                | retries,
+            ]
+        )
+        last = ask(arena, "What colour is this?")[-1]
+        assert (len(busy.bodies), len(ready.bodies)) == (3, 1)
+    assert last.done and not (last.failed_a or last.failed_b)
+    assert {last.text_a, last.text_b} == {"busy then fine", "at once"}
+    assert arena.vote("session-1", "10.0.0.1", last.battle_id, "tie").stored_now

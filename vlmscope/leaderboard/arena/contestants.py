@@ -6,14 +6,21 @@ lines whose `choices[0].delta.content` is the next piece, `data: [DONE]` at the 
 server that ignores `stream` and answers one JSON completion is read as one piece. An `hf`
 contestant is the run's local backend (`vlmscope.models.registry`), answering in one piece.
 
-A failure raises `ContestantFailed`; its message stays in the server log and never reaches
-the page (an error text can carry a URL or a model name).
+An `openai` contestant retries what is transient (rate limits, server errors, timeouts,
+dropped connections, a garbled body) as the run's backend does (`vlmscope.models.retry`: the
+config's `max_retries` and backoff, `Retry-After` honoured), but only until the first piece
+has reached the page: after that the user has seen part of an answer, and a second attempt
+would show a different one. A failure that is not retried raises `ContestantFailed`; its message
+stays in the server log and never reaches the page (an error text can carry a URL or a model
+name).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
@@ -24,10 +31,26 @@ from vlmscope.leaderboard.arena.config import Sampling
 from vlmscope.messages import GenerationParams, Request
 from vlmscope.models.base import Backend, LoopLocal
 from vlmscope.models.openai_payload import BadBody, chat_body, parse_completion
+from vlmscope.models.retry import (
+    BackoffPolicy,
+    Cause,
+    backoff_delay_s,
+    cause_of_status,
+    is_retryable,
+    retry_after_s,
+)
 
 
 class ContestantFailed(RuntimeError):
-    """A contestant gave no answer (connection, status, body); for the log only."""
+    """A contestant gave no answer (connection, status, body); for the log only. `cause` says
+    whether another attempt may help; `retry_after` is the server's own wait, if it gave one."""
+
+    def __init__(
+        self, message: str, cause: Cause | None = None, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.cause = cause
+        self.retry_after = retry_after
 
 
 class Contestant(Protocol):
@@ -49,6 +72,7 @@ class OpenAIContestant:
         self.name = config.name
         self.config = config
         self.sampling = sampling
+        self._rng = random.Random()  # backoff jitter
         # one client (one connection pool) per event loop: making a client costs more than a
         # request to a local server, and the Space answers every battle on one loop
         self._client = LoopLocal(
@@ -63,6 +87,26 @@ class OpenAIContestant:
         return {"Authorization": f"Bearer {key}"} if key else {}
 
     async def stream(self, request: Request) -> AsyncIterator[str]:
+        """The answer piece by piece; a transient failure before the first piece is retried."""
+        policy = BackoffPolicy(
+            self.config.max_retries, self.config.backoff_base_s, self.config.backoff_max_s
+        )
+        retry = 0
+        while True:
+            shown = False
+            try:
+                async for piece in self._attempt(request):
+                    shown = True
+                    yield piece
+                return
+            except ContestantFailed as failure:
+                retry += 1
+                transient = failure.cause is not None and is_retryable(failure.cause)
+                if shown or not transient or retry > policy.max_retries:
+                    raise
+                await asyncio.sleep(backoff_delay_s(retry, policy, self._rng, failure.retry_after))
+
+    async def _attempt(self, request: Request) -> AsyncIterator[str]:
         body: dict[str, Any] = {
             **chat_body(request, self.config.model, self.config.max_new_tokens),
             "stream": True,
@@ -74,16 +118,24 @@ class OpenAIContestant:
         try:
             async with client.stream("POST", url, json=body, headers=self._headers()) as reply:
                 if reply.status_code >= 400:
-                    await reply.aread()
-                    raise ContestantFailed(f"{self.name}: HTTP {reply.status_code}")
+                    text = (await reply.aread()).decode("utf-8", "replace")
+                    raise ContestantFailed(
+                        f"{self.name}: HTTP {reply.status_code}",
+                        cause_of_status(reply.status_code, text),
+                        retry_after_s(reply.headers),
+                    )
                 if "text/event-stream" not in reply.headers.get("content-type", ""):
                     text, _ = parse_completion(await reply.aread())
                     yield text
                     return
                 async for piece in sse_pieces(reply.aiter_lines()):
                     yield piece
-        except (httpx.HTTPError, BadBody, ValueError) as err:
-            raise ContestantFailed(f"{self.name}: {err!r}") from err
+        except httpx.TimeoutException as err:
+            raise ContestantFailed(f"{self.name}: {err!r}", Cause.TIMEOUT) from err
+        except httpx.HTTPError as err:
+            raise ContestantFailed(f"{self.name}: {err!r}", Cause.CONNECTION) from err
+        except (BadBody, ValueError) as err:
+            raise ContestantFailed(f"{self.name}: {err!r}", Cause.BAD_BODY) from err
 
 
 async def sse_pieces(lines: AsyncIterator[str]) -> AsyncIterator[str]:
