@@ -146,9 +146,9 @@ def win_fraction_table(frame: Any) -> Any:
 
 def report_reference(
     records: list[dict[str, Any]], board: str | None, style_control: bool, rounds: int, cpus: int
-) -> dict[str, float]:
-    """One `report_elo_analysis_results` call (figures left out); returns the point ratings and
-    adds the seconds its fits took to `FIT_SECONDS`."""
+) -> tuple[dict[str, float], float]:
+    """One `report_elo_analysis_results` call (figures left out): the point ratings, and the
+    seconds its fits took."""
     import pandas as pd
 
     keep = board_filter(board) if board else (lambda row: True)
@@ -161,7 +161,7 @@ def report_reference(
     battles = frame_battles(frame)
     start = time.perf_counter()
     points, samples = reference_fits(battles, style_control, rounds, cpus)
-    FIT_SECONDS.append(time.perf_counter() - start)
+    fit_seconds = time.perf_counter() - start
     final = pd.Series(points, index=list(battles.models))
     bootstrap = pd.DataFrame(samples, columns=list(battles.models))
     low, high = bootstrap.quantile(0.025), bootstrap.quantile(0.975)
@@ -186,10 +186,7 @@ def report_reference(
         no_ties, index="model_a", columns="model_b", aggfunc="size", fill_value=0
     )
     (counts + counts.T).reindex(index=order, columns=order)  # the battle count heatmap
-    return dict(final.items())
-
-
-FIT_SECONDS: list[float] = []
+    return dict(final.items()), fit_seconds
 
 
 def main() -> None:
@@ -209,15 +206,19 @@ def main() -> None:
     if board.skipped_categories:
         print(f"  not fitted: {board.skipped_categories}")
 
+    fit_seconds: list[float] = []
+
     def reference_all() -> dict[str | None, dict[str, float]]:
         points = {}
         for name in names:
-            points[name] = report_reference(records, name, False, args.rounds, args.cpus)
-            report_reference(records, name, True, args.rounds, args.cpus)
+            points[name], plain_fits = report_reference(records, name, False, *reference_args)
+            _, style_fits = report_reference(records, name, True, *reference_args)
+            fit_seconds.extend((plain_fits, style_fits))
         return points
 
+    reference_args = (args.rounds, args.cpus)
     t_ref, ref_points = timed(reference_all)
-    t_fits = sum(FIT_SECONDS)
+    t_fits = sum(fit_seconds)
     gap = 0.0
     for name in names:
         ours: RatingBoard = board if name is None else board.categories[name]

@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from make_battles import battle_lines, write_battles  # noqa: E402
 
+from tests.ratings.same_battles import assert_same_battles  # noqa: E402
+
 
 def _keys(rng: np.random.Generator, n: int) -> list[np.ndarray]:
     zero = rng.integers(0, 3, n) / 2.0
@@ -149,14 +151,8 @@ def test_battle_table_is_from_rows() -> None:
     table = BattleTable.from_rows(rows)
     positions = BoardSelector(records).positions("ocr")
     for style in (True, False):
-        got = table.battles(positions, style)
         want = Battles.from_rows([rows[i] for i in positions], style=style)
-        assert got.models == want.models
-        for name in ("model_a", "model_b", "outcome", "weights", "style_a", "style_b"):
-            u, v = getattr(got, name), getattr(want, name)
-            assert (u is None) == (v is None), name
-            if u is not None:
-                assert u.dtype == v.dtype and np.array_equal(u, v), name
+        assert_same_battles(table.battles(positions, style), want)
 
 
 def test_streamed_board_is_the_record_board(tmp_path: Path) -> None:

@@ -5,12 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from vlmscope.ratings.battle_presets import BattleSettings, rate_table
 from vlmscope.ratings.battle_stream import _per_row, read_board_battles
-from vlmscope.ratings.battles import Battles
 from vlmscope.ratings.row_checks import BadRowError
 
 pytest.importorskip("pyarrow")
@@ -20,14 +18,7 @@ GOLDEN = ROOT / "tests" / "golden" / "arena" / "battles_5k.jsonl"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from make_battles import write_battles  # noqa: E402
 
-
-def _same(x: Battles, y: Battles) -> None:
-    assert x.models == y.models
-    for name in ("model_a", "model_b", "outcome", "weights", "style_a", "style_b"):
-        u, v = getattr(x, name), getattr(y, name)
-        assert (u is None) == (v is None), name
-        if u is not None:
-            assert u.dtype == v.dtype and np.array_equal(u, v), name
+from tests.ratings.same_battles import assert_same_battles  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +40,7 @@ def clean_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_golden_same_battles_and_board(style: bool, block_bytes: int) -> None:
     fast = read_board_battles(GOLDEN, style=style, block_bytes=block_bytes)
     slow = _per_row(GOLDEN, style, False)
-    _same(fast.battles, slow.battles)
+    assert_same_battles(fast.battles, slow.battles)
     assert fast.skipped == {} == slow.skipped
     settings = BattleSettings(reference="fastchat", style_control=style, rounds=5)
     assert rate_table(fast.battles, settings) == rate_table(slow.battles, settings)
@@ -57,7 +48,7 @@ def test_golden_same_battles_and_board(style: bool, block_bytes: int) -> None:
 
 def test_generated_clean_file(clean_file: Path) -> None:
     fast = read_board_battles(clean_file, style=True, block_bytes=1 << 17)
-    _same(fast.battles, _per_row(clean_file, True, False).battles)
+    assert_same_battles(fast.battles, _per_row(clean_file, True, False).battles)
 
 
 @pytest.mark.parametrize("style", [True, False])
@@ -65,7 +56,7 @@ def test_generated_clean_file(clean_file: Path) -> None:
 def test_bad_rows_same_skips(bad_file: Path, style: bool, block_bytes: int) -> None:
     fast = read_board_battles(bad_file, style=style, skip_bad_rows=True, block_bytes=block_bytes)
     slow = _per_row(bad_file, style, True)
-    _same(fast.battles, slow.battles)
+    assert_same_battles(fast.battles, slow.battles)
     assert fast.skipped == slow.skipped
     assert len(fast.skipped) >= 3
     assert fast.first_skipped == slow.first_skipped
@@ -88,7 +79,7 @@ def test_blank_lines_and_missing_fields(tmp_path: Path) -> None:
     lines[30] = lines[30].replace('"anony":', '"anony_x":')
     path = tmp_path / "mixed.jsonl"
     path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
-    _same(
+    assert_same_battles(
         read_board_battles(path, style=True, block_bytes=1 << 14).battles,
         _per_row(path, True, False).battles,
     )
