@@ -151,8 +151,6 @@ class SortsBatches(Protocol):
     window of several batches and hands back each batch's answers, with their indices, before
     it forms the next (`HFBackend`)."""
 
-    sort_window: int
-
     def generate_batches(
         self,
         requests: Sequence[Request],
