@@ -9,11 +9,12 @@ Only Gradio layout and bindings live here; what is shown comes from `vlmscope.le
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import gradio as gr
 import pandas as pd
-from widgets import dom_id, table, text
+from widgets import dom_id, table, text, update_table
 
 from vlmscope.leaderboard import visionarena_battles as vbt
 from vlmscope.leaderboard import visionarena_bench_view as vbench
@@ -32,7 +33,6 @@ from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.store import ResultStore
 from vlmscope.leaderboard.track_info import track_title
-from vlmscope.leaderboard.values import column_types
 from vlmscope.tracks.visionarena.spec import BENCH_SPEC
 
 ARENA_NOTE = (
@@ -78,19 +78,6 @@ def _arena_board(track: str, record: BoardRecord) -> gr.Dropdown:
     summary = va.board_summary(board)
     if summary:
         gr.Markdown(markdown_literal(summary), elem_id=dom_id(track, "summary"))
-    with gr.Row():
-        category = gr.Dropdown(
-            va.category_choices(board),
-            value=OVERALL,
-            label="Board",
-            elem_id=dom_id(track, "category"),
-        )
-        style = gr.Checkbox(
-            False,
-            label="Style control (with each model's rank change)",
-            interactive=has_style_control(board),
-            elem_id=dom_id(track, "style"),
-        )
 
     def view(cat: str, styled: bool) -> tuple[Any, ...]:
         shown = board_view(board, cat, style_control=styled)
@@ -101,12 +88,14 @@ def _arena_board(track: str, record: BoardRecord) -> gr.Dropdown:
             va.arena_frame(board, cat, styled),
         )
 
-    views = _board_views(track, view(OVERALL, False), legend=True)
-    gr.on(
-        [category.change, style.change],
-        lambda *v: _shown(views, view(*v)),
-        [category, style],
-        views,
+    category = _picked_view(
+        track,
+        view,
+        va.category_choices(board),
+        label="Board",
+        style_label="Style control (with each model's rank change)",
+        styled=False,
+        interactive=has_style_control(board),
     )
     gr.Markdown(
         "### Ties per board\nThe share of each board's battles voted a tie, and a tie (bothbad), "
@@ -132,17 +121,41 @@ def _arena_board(track: str, record: BoardRecord) -> gr.Dropdown:
     return category
 
 
-def _board_views(track: str, first: tuple[Any, ...], *, legend: bool) -> list[Any]:
-    """The (legend,) note, chart and table of a board view, showing `first`."""
-    *notes, figure, frame = first
-    views: list[Any] = []
-    if legend:
-        views.append(gr.Markdown(notes.pop(0), elem_id=dom_id(track, "legend")))
-    views.append(gr.Markdown(notes[0], elem_id=dom_id(track, "missing")))
+def _picked_view(
+    track: str,
+    view: Callable[[str, bool], tuple[Any, ...]],
+    choices: list[Any],
+    *,
+    label: str,
+    style_label: str,
+    styled: bool,
+    interactive: bool,
+) -> gr.Dropdown:
+    """A board picker and a style toggle above the view they pick: the notes (the arena's
+    legend, then why a view is missing), chart and table that `view(board, styled)` returns,
+    redrawn on each pick. Returns the picker."""
+    with gr.Row():
+        category = gr.Dropdown(
+            choices, value=OVERALL, label=label, elem_id=dom_id(track, "category")
+        )
+        style = gr.Checkbox(
+            styled, label=style_label, interactive=interactive, elem_id=dom_id(track, "style")
+        )
+    *notes, figure, frame = view(OVERALL, styled)
+    parts = ("legend", "missing")[-len(notes) :]
+    views: list[Any] = [
+        gr.Markdown(n, elem_id=dom_id(track, p)) for p, n in zip(parts, notes, strict=True)
+    ]
     views.append(gr.Plot(figure, show_label=False, visible=_drawn(figure)))
     table_id = dom_id(track, "table")
     views.append(table(frame, elem_id=table_id, show_search="none", visible=_drawn(frame)))
-    return views
+    gr.on(
+        [category.change, style.change],
+        lambda *v: _shown(views, view(*v)),
+        [category, style],
+        views,
+    )
+    return category
 
 
 def _drawn(value: Any) -> bool:
@@ -159,8 +172,7 @@ def _shown(outputs: list[Any], values: tuple[Any, ...]) -> list[Any]:
     updates: list[Any] = []
     for output, value in zip(outputs, values, strict=True):
         if isinstance(output, gr.Dataframe):
-            types = column_types(value.dtypes)
-            updates.append(gr.update(value=value, datatype=types, visible=_drawn(value)))
+            updates.append({**update_table(value), "visible": _drawn(value)})
         elif isinstance(output, gr.Plot):
             updates.append(gr.update(value=value, visible=_drawn(value)))
         else:
@@ -184,19 +196,6 @@ def _bench_board(track: str, record: BoardRecord | None) -> None:
     gr.Markdown(BENCH_NOTE)
     gr.Markdown(markdown_literal(vbench.bench_description(board)), elem_id=dom_id(track, "about"))
     gr.Markdown(board_note(record, title), elem_id=dom_id(track, "note"))
-    with gr.Row():
-        category = gr.Dropdown(
-            vbench.categories(board),
-            value=OVERALL,
-            label="Prompt category",
-            elem_id=dom_id(track, "category"),
-        )
-        style = gr.Checkbox(
-            board.is_style_controlled,
-            label="Style control",
-            interactive=has_style_control(board) and not board.is_style_controlled,
-            elem_id=dom_id(track, "style"),
-        )
 
     def view(cat: str, styled: bool) -> tuple[Any, ...]:
         shown = board_view(board, cat, style_control=styled)
@@ -206,12 +205,14 @@ def _bench_board(track: str, record: BoardRecord | None) -> None:
             vbench.bench_frame(board, cat, styled),
         )
 
-    views = _board_views(track, view(OVERALL, board.is_style_controlled), legend=False)
-    gr.on(
-        [category.change, style.change],
-        lambda *v: _shown(views, view(*v)),
-        [category, style],
-        views,
+    _picked_view(
+        track,
+        view,
+        vbench.categories(board),
+        label="Prompt category",
+        style_label="Style control",
+        styled=board.is_style_controlled,
+        interactive=has_style_control(board) and not board.is_style_controlled,
     )
 
 
@@ -256,11 +257,6 @@ def _battle_browser(
     records = vbt.battle_records(rows)
     data_dir = vbt.battle_data_dir(os.environ)
     names = va.board_names(record.board)
-
-    def choices(cat: str, model: str) -> tuple[Any, str]:
-        listed, note = vbt.battle_choices(records, cat, model)
-        first = listed[0][1] if listed else None
-        return gr.update(choices=listed, value=first), note
 
     def show(battle_id: str | None) -> list[Any]:
         found = vbt.find_record(records, battle_id or "")
@@ -308,8 +304,9 @@ def _battle_browser(
     shown = [summary, side_a, side_b, images, source]
 
     def pick_list(cat: str, who: str) -> list[Any]:
-        update, note = choices(cat, who)
-        return [update, note, *show(update["value"])]
+        listed, note = vbt.battle_choices(records, cat, who)
+        first = listed[0][1] if listed else None
+        return [gr.update(choices=listed, value=first), note, *show(first)]
 
     gr.on([category.change, model.input], pick_list, [category, model], [battle, count, *shown])
     battle.input(show, [battle], shown)

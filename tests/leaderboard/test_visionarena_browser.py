@@ -203,6 +203,7 @@ def test_the_bench_page_shows_its_table(page: sync_api.Page, results: Path, shot
     shown = lines(page, "#visionarena_bench-table")
     assert {"Score", "95% CI", "Win rate (%)", "Win rate 95% CI", "anchor", ANCHOR} <= set(shown)
     assert ("Avg tokens" in shown) == ("avg_tokens" in bench.settings.extra)
+    assert "Avg tokens" in shown  # the run writes each model's average answer tokens
     assert "1000" in shown  # the anchor's score, plain arena-hard v0.1
     about = page.locator(f"#{BENCH}-about").inner_text()
     assert "arena-hard-v0.1" in about and ANCHOR in about

@@ -278,7 +278,6 @@ def test_a_board_not_fitted_shows_why() -> None:
 
 
 def test_the_bench_table_has_score_and_win_rate_against_the_anchor(bench: RatingBoard) -> None:
-    bench = _with_tokens(bench)
     frame = vbench.bench_frame(bench, OVERALL, False)
     assert list(frame.columns) == [
         *vbench.BENCH_COLUMNS,
@@ -302,22 +301,18 @@ def test_the_bench_table_has_score_and_win_rate_against_the_anchor(bench: Rating
     assert "arena-hard-v0.1" in vbench.bench_description(bench)
 
 
-def _with_tokens(board: RatingBoard) -> RatingBoard:
-    """The board with `avg_tokens` as the bench writes it (a board made before it lacks it)."""
-    if isinstance(board.settings.extra.get("avg_tokens"), dict):
-        return board
-    tokens = {model: 10.0 + i for i, model in enumerate(board.models)}
-    return replace(
-        board,
-        settings=replace(board.settings, extra={**board.settings.extra, "avg_tokens": tokens}),
-    )
-
-
 def test_avg_tokens_shows_only_when_the_board_has_it(bench: RatingBoard) -> None:
     extra = {k: v for k, v in bench.settings.extra.items() if k != "avg_tokens"}
     plain = replace(bench, settings=replace(bench.settings, extra=extra), style_control=None)
     assert vbench.TOKENS_COLUMN not in vbench.bench_frame(plain, OVERALL, False).columns
-    assert vbench.TOKENS_COLUMN in vbench.bench_frame(_with_tokens(bench), OVERALL, False).columns
+    assert vbench.TOKENS_COLUMN in vbench.bench_frame(bench, OVERALL, False).columns
+    twin = bench.style_control  # the run writes each view's own averages, the twin's too
+    assert (
+        twin is not None and twin.settings.extra["avg_tokens"] == bench.settings.extra["avg_tokens"]
+    )
+    styled = vbench.bench_frame(bench, OVERALL, True).set_index("Model")
+    for model, tokens in twin.settings.extra["avg_tokens"].items():
+        assert styled.loc[model, vbench.TOKENS_COLUMN] == round(tokens)
 
 
 def test_the_bench_states_a_missing_style_twin(bench: RatingBoard) -> None:

@@ -10,6 +10,7 @@ it out as a table. Nothing here is specific to one benchmark.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 
@@ -52,17 +53,17 @@ def ratings_of(view: RatingBoard | None) -> dict[str, ModelRating]:
 def rating_frame(view: RatingBoard | None) -> pd.DataFrame:
     """One row per model, best first: the board's rank, rating, interval, win rate (%), battles."""
     rows = [
-        [
-            entry.rank if entry.rank is not None else MISSING,
-            model,
-            _rounded(entry.rating),
-            ci_text(entry),
-            _rounded(entry.win_rate),
-            _rounded(entry.battles, 0),
-        ]
+        [*rated_cells(model, entry), rounded(entry.win_rate), rounded(entry.battles, 0)]
         for model, entry in ratings_of(view).items()
     ]
     return pd.DataFrame(rows, columns=RATING_COLUMNS)
+
+
+def rated_cells(model: str, entry: ModelRating) -> list[Any]:
+    """The cells every board table starts a model's row with: the board's rank, the model, its
+    rating (one decimal) and interval (`ci_text`)."""
+    rank = entry.rank if entry.rank is not None else MISSING
+    return [rank, model, rounded(entry.rating), ci_text(entry)]
 
 
 def style_frame(view: RatingBoard | None) -> pd.DataFrame:
@@ -122,8 +123,14 @@ def _system(name: object) -> str:
     return SYSTEMS.get(str(name), markdown_literal(name)) if name else SYSTEMS["bt"]
 
 
-def _rounded(value: float | None, digits: int = 1) -> float:
-    return round(value, digits) if value is not None and is_number(value) else MISSING
+def rounded(value: Any, digits: int = 1) -> float:
+    """A number rounded for a table cell, NaN (an empty cell) when it is not a number."""
+    return round(value, digits) if is_number(value) else MISSING
+
+
+def count(value: Any) -> float:
+    """A count as an int for a table cell, NaN (an empty cell) when it is not a number."""
+    return int(value) if is_number(value) else MISSING
 
 
 def _sort_key(value: float) -> float:

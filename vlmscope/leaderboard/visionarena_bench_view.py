@@ -21,9 +21,16 @@ from typing import Any
 
 import pandas as pd
 
-from vlmscope.leaderboard.rating_view import OVERALL, board_view, ci_text, ratings_of
+from vlmscope.leaderboard.rating_view import (
+    OVERALL,
+    board_view,
+    count,
+    rated_cells,
+    ratings_of,
+    rounded,
+)
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.values import MISSING, is_number, number_at
+from vlmscope.leaderboard.values import is_number, number_at
 from vlmscope.ratings import agreement
 from vlmscope.ratings.board import STYLE_CONTROL_SKIPPED, ModelRating, RatingBoard
 
@@ -69,25 +76,14 @@ def bench_frame(board: RatingBoard, category: str, style_control: bool) -> pd.Da
     not fitted (`missing_note` says why)."""
     view = board_view(board, category, style_control=style_control)
     tokens = avg_tokens(view)
-    if tokens is None and view is not None and category == OVERALL and style_control:
-        tokens = avg_tokens(board)  # the answers are the same with or without style control
     anchor = anchor_of(board)
     columns = BENCH_COLUMNS + ([TOKENS_COLUMN] if tokens is not None else []) + TAIL_COLUMNS
     rows = []
     for model, entry in ratings_of(view).items():
-        row: list[Any] = [
-            entry.rank if entry.rank is not None else MISSING,
-            model,
-            _rounded(entry.rating),
-            ci_text(entry),
-            _rounded(entry.win_rate, 2),
-            win_rate_ci(entry),
-        ]
+        row = [*rated_cells(model, entry), rounded(entry.win_rate, 2), win_rate_ci(entry)]
         if tokens is not None:
-            row.append(_rounded(tokens.get(model), 0))
-        battles = entry.battles
-        counted = int(battles) if battles is not None and is_number(battles) else MISSING
-        row += [counted, "anchor" if model == anchor else ""]
+            row.append(rounded(tokens.get(model), 0))
+        row += [count(entry.battles), "anchor" if model == anchor else ""]
         rows.append(row)
     return pd.DataFrame(rows, columns=columns)
 
@@ -210,9 +206,3 @@ def _cell(value: Any) -> str:
     if isinstance(value, list | tuple):
         return f"{len(value)}: " + ", ".join(as_text(v) for v in value)
     return as_text(value)
-
-
-def _rounded(value: Any, digits: int = 1) -> float:
-    if not is_number(value):
-        return MISSING
-    return round(float(value), digits) if digits else float(round(float(value)))

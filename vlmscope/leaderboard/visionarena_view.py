@@ -20,7 +20,14 @@ from typing import Any
 
 import pandas as pd
 
-from vlmscope.leaderboard.rating_view import OVERALL, board_view, ci_text, ratings_of
+from vlmscope.leaderboard.rating_view import (
+    OVERALL,
+    board_view,
+    count,
+    rated_cells,
+    ratings_of,
+    rounded,
+)
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import MISSING, is_number, number_at
 from vlmscope.ratings.board import STYLE_CONTROL_SKIPPED, RatingBoard
@@ -160,14 +167,7 @@ def arena_frame(board: RatingBoard, category: str, style_control: bool) -> pd.Da
     changes = rank_changes(board, category) if style_control else {}
     rows = []
     for model, entry in ratings_of(view).items():
-        row = [
-            entry.rank if entry.rank is not None else MISSING,
-            model,
-            _rounded(entry.rating),
-            ci_text(entry),
-            _count(entry.battles),
-            STAR if model in thin else "",
-        ]
+        row = [*rated_cells(model, entry), count(entry.battles), STAR if model in thin else ""]
         if style_control:
             row.append(changes.get(model, MISSING))
         rows.append(row)
@@ -206,9 +206,9 @@ def tie_frame(board: RatingBoard) -> pd.DataFrame:
             rows.append(
                 [
                     label_of(name),
-                    _count(entry.get("battles")),
-                    _rounded(entry.get(TIE), 2),
-                    _rounded(entry.get(BOTH_BAD), 2),
+                    count(entry.get("battles")),
+                    rounded(entry.get(TIE), 2),
+                    rounded(entry.get(BOTH_BAD), 2),
                     "",
                 ]
             )
@@ -234,7 +234,7 @@ def style_frame(board: RatingBoard) -> pd.DataFrame:
             note = missing_reason(board, name, True)
             rows.append([label_of(name), *(MISSING for _ in STYLE_FEATURES), note])
             continue
-        values = [_rounded(coefficients.get(f), 4) for f in STYLE_FEATURES]
+        values = [rounded(coefficients.get(f), 4) for f in STYLE_FEATURES]
         rows.append([label_of(name), *values, ""])
     return _without_empty_note(pd.DataFrame(rows, columns=["Board", *STYLE_FEATURES, STYLE_NOTE]))
 
@@ -261,12 +261,3 @@ def _without_empty_note(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _not_fitted(reason: object) -> str:
     return f"not fitted: {as_text(reason)}"
-
-
-def _count(value: Any) -> float:
-    """A count as an int, NaN (an empty cell) when it is not a number."""
-    return int(value) if isinstance(value, int | float) and is_number(value) else MISSING
-
-
-def _rounded(value: Any, digits: int = 1) -> float:
-    return round(float(value), digits) if is_number(value) else MISSING
