@@ -29,7 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vlmscope.config import HFModelConfig  # noqa: E402
 from vlmscope.messages import GenerationParams, Request, Response, user_request  # noqa: E402
 from vlmscope.models.hf import HFBackend  # noqa: E402
-from vlmscope.models.tiny import TINY_ARCHS, build_tiny_model, needs_torchvision  # noqa: E402
+from vlmscope.models.tiny import (  # noqa: E402
+    TINY_ARCHS,
+    build_tiny_model,
+    needs_torchvision,
+    torchvision_works,
+)
 
 # Text: Llama sizes of SmolVLM-Instruct's 1.7B language model (vocab is the tiny tokenizer's).
 _TEXT_2B = {"hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 24,
@@ -148,14 +153,6 @@ def bench(args: argparse.Namespace, path: Path, label: str) -> Timing:
         failed=sum(not r.ok for r in together + one_by_one),
         notes=batched.batching_notes,
     )
-
-
-def torchvision_works() -> bool:
-    try:
-        import torchvision  # noqa: F401
-    except Exception:  # absent, or built for another torch
-        return False
-    return True
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -112,7 +112,7 @@ def agreement(a: list[Response], b: list[Response]) -> tuple[int, float]:
     for x, y in zip(a, b, strict=True):
         same += x.text == y.text
         shorter = min(len(x.text), len(y.text))
-        common = next((i for i in range(shorter) if x.text[i] != y.text[i]), shorter)
+        common = len(os.path.commonprefix([x.text, y.text]))
         shares.append(common / shorter if shorter else float(x.text == y.text))
     return same, float(np.mean(shares)) if shares else 1.0
 

@@ -22,21 +22,12 @@ from vlmscope.hub_export import load_folder
 from vlmscope.messages import GenerationParams, Request, Response, cache_key, user_request
 from vlmscope.models import hf, hf_inputs
 from vlmscope.models.images import limit_images
-from vlmscope.models.tiny import TINY_ARCHS, build_tiny_model, needs_torchvision
+from vlmscope.models.tiny import TINY_ARCHS, build_tiny_model, needs_torchvision, torchvision_works
 from vlmscope.runner.loop import run
 from vlmscope.runner.results import result_dir
 from vlmscope.runner.table import format_table
 
-
-def _torchvision_works() -> bool:
-    try:
-        import torchvision  # noqa: F401
-    except Exception:  # absent, or built for another torch (fails on import)
-        return False
-    return True
-
-
-TORCHVISION = _torchvision_works()
+TORCHVISION = torchvision_works()
 
 # model class, and what only this family's chat template writes for a system + image + text turn
 EXPECTED: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -37,23 +37,29 @@ _TRACE_LIMIT = 10_000  # limit changes kept for inspection; a summary covers all
 
 @dataclass
 class AIMDPolicy:
-    """The limit after each outcome. Times are seconds on any monotonic clock."""
+    """The limit after each outcome. Times are seconds on any monotonic clock.
+
+    The first five fields are the settings; the others are state, not constructor arguments.
+    """
 
     max_limit: int
     min_limit: int = 1
     backoff: float = 0.9
     plateau: int = 4  # windows of successes before the last refused limit is tried again
     limit: int = 0  # 0: start at max_limit
-    epoch: int = 0  # bumped by every decrease; a request carries the epoch it was sent in
-    hold_until: float = -math.inf  # no increase before the server's Retry-After has passed
-    pause_until: float = -math.inf  # no new request before this (Retry-After at the floor)
-    lowest: int = 0
-    highest: int = 0
-    decreases: int = 0
-    increases: int = 0
-    trace: list[tuple[float, int]] = field(default_factory=list)
-    ceiling: int | None = None  # the limit at the last decrease
-    _credit: float = 0.0
+    # bumped by every decrease; a request carries the epoch it was sent in
+    epoch: int = field(default=0, init=False)
+    # no increase before the server's Retry-After has passed
+    hold_until: float = field(default=-math.inf, init=False)
+    # no new request before this (Retry-After at the floor)
+    pause_until: float = field(default=-math.inf, init=False)
+    lowest: int = field(default=0, init=False)
+    highest: int = field(default=0, init=False)
+    decreases: int = field(default=0, init=False)
+    increases: int = field(default=0, init=False)
+    trace: list[tuple[float, int]] = field(default_factory=list, init=False)
+    ceiling: int | None = field(default=None, init=False)  # the limit at the last decrease
+    _credit: float = field(default=0.0, init=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_limit <= self.max_limit:

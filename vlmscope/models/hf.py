@@ -34,7 +34,7 @@ class _Loaded:
     encoder: Encoder
     stop_ids: frozenset[int]
     pad_id: int
-    model_type: str = ""
+    model_type: str  # for the batching notes
 
 
 @dataclass

@@ -59,12 +59,7 @@ class OpenAIBackend:
     `config.adaptive_concurrency` false holds the concurrency at `config.concurrency`.
     """
 
-    def __init__(
-        self,
-        config: OpenAIModelConfig,
-        *,
-        rng: random.Random | None = None,
-    ) -> None:
+    def __init__(self, config: OpenAIModelConfig, *, rng: random.Random | None = None) -> None:
         self.name = config.name
         self.config = config
         self._policy = BackoffPolicy(

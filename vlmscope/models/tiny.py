@@ -36,6 +36,15 @@ def needs_torchvision(arch: TinyArch) -> bool:
     return FAMILIES[arch].needs_torchvision
 
 
+def torchvision_works() -> bool:
+    """Whether torchvision imports here (it may be absent, or built for another torch)."""
+    try:
+        import torchvision  # noqa: F401
+    except Exception:  # a mismatched build fails on import with errors of its own
+        return False
+    return True
+
+
 def ensure_tiny_model(path: str | os.PathLike[str], arch: TinyArch, *, seed: int = 0) -> Path:
     """Build the tiny model at `path` unless it is already there; safe for concurrent callers.
 

@@ -1,8 +1,9 @@
 """Turn a request into what vLLM's offline `LLM.generate` takes: a pure translation.
 
 vLLM is given the same prompt the `hf` backend builds (the processor's chat template over the
-same messages, image placeholders in order) and the same images (the image budget: the last
-`max_images` kept, the longer side capped at `max_side`, via `images.limit_images`), as
+same messages, image placeholders in order, via `hf_inputs.Encoder.prompt_and_images`) and the
+same images (the image budget: the last `max_images` kept, the longer side capped at `max_side`,
+via `images.limit_images`; decoded to RGB), as
 
     {"prompt": "<chat-template text>", "multi_modal_data": {"image": [PIL.Image, ...]}}
 
@@ -13,15 +14,12 @@ translation is tested without it, on any machine.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from PIL import Image
-
 from vlmscope.config import ImageBudget
-from vlmscope.messages import GenerationParams, ImagePart, Request, effective_max_new_tokens
-from vlmscope.models.hf_inputs import chat_messages
+from vlmscope.messages import GenerationParams, Request, effective_max_new_tokens
+from vlmscope.models.hf_inputs import Encoder
 from vlmscope.models.images import limit_images
 
 
@@ -61,14 +59,12 @@ def to_vllm(
     keep: int | None = None,
 ) -> VLLMInput:
     """`request` within `budget` (at most `keep` images when given: a retry after a context
-    overflow); raises ValueError when an image cannot be read."""
-    keep = min(budget.max_images, len(request.images)) if keep is None else keep
-    fitted, notes = limit_images(request, keep, budget.max_side)
-    image_token = getattr(template, "image_token", None)
-    prompt_text = template.apply_chat_template(
-        chat_messages(fitted, image_token), add_generation_prompt=True, tokenize=False
+    overflow); raises ValueError when an image cannot be read (PIL's OSError when its data is
+    cut short, as in the hf backend)."""
+    fitted, notes = limit_images(
+        request, budget.max_images if keep is None else keep, budget.max_side
     )
-    images = [_rgb(part, number) for number, part in enumerate(fitted.images, 1)]
+    prompt_text, images = Encoder(template, budget, None).prompt_and_images(fitted)
     prompt: dict[str, Any] = {"prompt": prompt_text}
     if images:
         prompt["multi_modal_data"] = {"image": images}
@@ -78,14 +74,3 @@ def to_vllm(
         images=len(images),
         notes=tuple(notes),
     )
-
-
-def _rgb(part: ImagePart, number: int) -> Image.Image:
-    """Decoded and in RGB, as the hf backend gives them (vision towers are trained on RGB)."""
-    try:
-        with Image.open(io.BytesIO(part.data)) as image:
-            return image.convert("RGB")
-    except (OSError, ValueError) as err:
-        raise ValueError(
-            f"image {number} ({part.name or 'unnamed'}) cannot be read: {err}"
-        ) from err
