@@ -24,7 +24,8 @@ from vlmscope.models.images import limit_images
 # past their end, servers' and tokenizers' length errors, a cache that is full.
 _OVERFLOW_MESSAGE = re.compile(
     r"index out of range in self|maximum context length|max_position_embeddings|"
-    r"context length|sequence length|too long|cache is full",
+    r"context length|sequence length|too long|cache is full|"
+    r"maximum model length|longer than the max",  # vLLM's wording
     re.IGNORECASE,
 )
 

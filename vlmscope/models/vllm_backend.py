@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,6 @@ logger = logging.getLogger(__name__)
 INSTALL = "pip install 'vlmscope[vllm]'"
 
 # vLLM's own words for a prompt longer than the model's positions
-_TOO_LONG = re.compile(r"maximum model length|longer than the max", re.IGNORECASE)
 
 
 class VLLMUnavailable(MissingDependency):
@@ -160,7 +158,7 @@ class VLLMBackend(SyncBackend):
     def _retry(self, loaded: _Loaded, item: _Item, err: BaseException) -> Response:
         """A request that failed alone: with half its images if that could help, else failed."""
         images = item.input.images
-        overflow = is_overflow(err) or bool(_TOO_LONG.search(str(err)))
+        overflow = is_overflow(err)
         if not overflow or images == 0:
             status = Status.CONTEXT_OVERFLOW if overflow else Status.REQUEST_FAILED
             error = f"context overflow even without images: {err}" if overflow else None
