@@ -18,12 +18,12 @@ from typing import Any
 import gradio as gr
 from widgets import table, update_table
 
-from vlmscope.leaderboard.arena.battles import VOTES
+from vlmscope.leaderboard.arena.battles import VOTES, Battle
 from vlmscope.leaderboard.arena.build import build_arena, hub_pusher
 from vlmscope.leaderboard.arena.config import load_arena_config
 from vlmscope.leaderboard.arena.rating import rate_store
 from vlmscope.leaderboard.arena.safety import Refused
-from vlmscope.leaderboard.arena.service import Arena
+from vlmscope.leaderboard.arena.service import Arena, Update
 from vlmscope.leaderboard.arena.view import (
     BoardCache,
     board_categories,
@@ -126,22 +126,25 @@ def arena_tab(arena: Arena) -> None:
         session, address = _who(request, limits.ip_header)
         try:
             images = _images(sent.get("files", []), limits.max_image_bytes)
-            stream = arena.ask(session, address, battle_id, sent.get("text", ""), images)
-            current = None
-            async for update in stream:
-                if current is None:
-                    current = await asyncio.to_thread(arena.store.battle, update.battle_id)
-                    yield [update.battle_id, *_sides(current, update),
-                           gr.update(value=None, interactive=False), *buttons(False), ""]  # fmt: skip
-                    continue
-                done = update.done and not (update.failed_a or update.failed_b)
-                yield [update.battle_id, *_sides(current, update),
-                       gr.update(interactive=done), *buttons(done),
-                       "" if not update.done or done else "A model failed to answer; press "
-                       "**New battle**."]  # fmt: skip
+            current = await asyncio.to_thread(
+                arena.open_message, session, address, battle_id, sent.get("text", ""), images
+            )
         except Refused as refusal:
             yield [battle_id, gr.skip(), gr.skip(), gr.update(interactive=True),
                    *[gr.skip() for _ in vote_buttons], markdown_literal(str(refusal))]  # fmt: skip
+            return
+        first = True
+        async for update in arena.answer(current):
+            if first:
+                first = False
+                yield [update.battle_id, *_sides(current, update),
+                       gr.update(value=None, interactive=False), *buttons(False), ""]  # fmt: skip
+                continue
+            done = update.done and not (update.failed_a or update.failed_b)
+            yield [update.battle_id, *_sides(current, update),
+                   gr.update(interactive=done), *buttons(done),
+                   "" if not update.done or done else "A model failed to answer; press "
+                   "**New battle**."]  # fmt: skip
 
     def vote_with(winner: str) -> Callable[..., list[Any]]:
         def vote(battle_id: str | None, request: gr.Request) -> list[Any]:
@@ -185,7 +188,7 @@ def arena_tab(arena: Arena) -> None:
         gr.Timer(arena.config.board.refresh_s).tick(show_board, [category, style], board_outputs)
 
 
-def _sides(battle: Any, update: Any) -> tuple[str, str]:
+def _sides(battle: Battle, update: Update) -> tuple[str, str]:
     return transcript(battle, "a", update), transcript(battle, "b", update)
 
 

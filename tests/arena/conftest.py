@@ -14,6 +14,7 @@ from PIL import Image
 from tests.arena.sse_stub import SSEStub, last_user_text
 from vlmscope.leaderboard.arena.config import ArenaConfig
 from vlmscope.leaderboard.arena.contestants import build_contestant
+from vlmscope.leaderboard.arena.moderation import load_hook
 from vlmscope.leaderboard.arena.service import Arena
 from vlmscope.leaderboard.arena.store import VoteStore
 
@@ -79,8 +80,8 @@ def make_arena(stubs: tuple[SSEStub, SSEStub], tmp_path: Path) -> Iterator[MakeA
         opened.append(store)
         contestants = {m.name: build_contestant(m, config.sampling) for m in config.contestants}  # type: ignore[arg-type]
         return Arena(
-            config, store, contestants, clock=clock or Clock(), rng=random.Random(seed),
-            secret=store.secret(),
+            config, store, contestants, moderation=load_hook(config.moderation),
+            clock=clock or Clock(), rng=random.Random(seed), secret=store.secret(),
         )  # fmt: skip
 
     yield make

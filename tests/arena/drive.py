@@ -19,7 +19,9 @@ def ask(
 ) -> list[Update]:
     """Every update of one message, in order (the last one is `done`)."""
 
+    battle = arena.open_message(session, ip, battle_id, text, images)
+
     async def collect() -> list[Update]:
-        return [u async for u in arena.ask(session, ip, battle_id, text, images)]
+        return [u async for u in arena.answer(battle)]
 
     return asyncio.run(collect())

@@ -21,8 +21,7 @@ from pathlib import Path
 from vlmscope.leaderboard.arena.build import build_arena
 from vlmscope.leaderboard.arena.config import load_arena_config
 from vlmscope.leaderboard.arena.service import Arena
-
-WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
+from vlmscope.tracks.visionarena.rows import WINNERS
 
 
 def say(*fields: str) -> None:
@@ -32,10 +31,10 @@ def say(*fields: str) -> None:
 
 async def battle(arena: Arena, session: str, round_number: int) -> None:
     text = f"{session} question {round_number}"
-    battle_id = None
-    async for update in arena.ask(session, "10.0.0.1", None, text):
-        battle_id = update.battle_id
-    assert battle_id is not None
+    opened = await asyncio.to_thread(arena.open_message, session, "10.0.0.1", None, text)
+    async for _ in arena.answer(opened):
+        pass
+    battle_id = opened.battle_id
     winner = WINNERS[(zlib.crc32(session.encode()) + round_number) % len(WINNERS)]
     say("SHOWN", session, battle_id, winner)
     reveal = await asyncio.to_thread(arena.vote, session, "10.0.0.1", battle_id, winner)

@@ -94,9 +94,7 @@ def test_a_repeated_vote_is_stored_once_and_the_first_stands(make_arena: MakeAre
         ask(arena, "more", battle_id=battle_id)
 
 
-def test_no_vote_before_both_answers_and_none_after_a_failure(
-    make_arena: MakeArena, tmp_path: object
-) -> None:
+def test_no_vote_before_both_answers_and_none_after_a_failure(make_arena: MakeArena) -> None:
     arena = make_arena()
     battle = arena.open_message("session-1", "10.0.0.1", None, "unanswered")
     with pytest.raises(Refused, match="Both answers"):
@@ -122,9 +120,6 @@ def test_moderation_hook_refuses_before_any_model_is_asked(
     make_arena: MakeArena, stubs: tuple[SSEStub, SSEStub]
 ) -> None:
     arena = make_arena(moderation="tests.arena.moderation_hook:refuse_forbidden")
-    from vlmscope.leaderboard.arena.moderation import load_hook
-
-    arena.moderation = load_hook(arena.config.moderation)
     before = [len(s.bodies) for s in stubs]
     with pytest.raises(Refused, match="forbidden word"):
         ask(arena, "tell me the FORBIDDEN thing")
@@ -171,3 +166,22 @@ def test_a_refused_answer_is_retried_before_anything_is_shown(make_arena: MakeAr
     assert last.done and not (last.failed_a or last.failed_b)
     assert {last.text_a, last.text_b} == {"busy then fine", "at once"}
     assert arena.vote("session-1", "10.0.0.1", last.battle_id, "tie").stored_now
+
+
+def test_a_key_variable_that_is_not_set_fails_the_side_and_sends_nothing(
+    make_arena: MakeArena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARENA_TEST_UNSET_KEY", raising=False)
+    with SSEStub(lambda m: "never asked") as keyed:
+        arena = make_arena(
+            contestants=[
+                {"backend": "openai", "name": NAMES[0], "base_url": keyed.base_url,
+                 "model": "m", "api_key_env": "ARENA_TEST_UNSET_KEY"},
+                {"backend": "openai", "name": NAMES[1], "base_url": keyed.base_url,
+                 "model": "m"},
+            ]
+        )  # fmt: skip
+        last = ask(arena, "anyone?")[-1]
+        assert len(keyed.bodies) == 1  # only the side without a key variable was asked
+    assert last.done and (last.failed_a != last.failed_b)
+    assert {last.text_a, last.text_b} == {"", "never asked"}

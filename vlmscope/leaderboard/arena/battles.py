@@ -34,6 +34,10 @@ class Exchange:
     def answered(self) -> bool:
         return self.answer_a is not None and self.answer_b is not None and not self.failed
 
+    def answer(self, side: str) -> str | None:
+        """Side "a"'s or side "b"'s answer."""
+        return self.answer_a if side == "a" else self.answer_b
+
 
 @dataclass(frozen=True)
 class Battle:
@@ -77,7 +81,7 @@ class Battle:
         """One side's messages {role, content}, user first (FastChat's conversation shape)."""
         messages: list[dict[str, str]] = []
         for exchange in self.exchanges:
-            answer = exchange.answer_a if side == "a" else exchange.answer_b
+            answer = exchange.answer(side)
             messages.append({"role": "user", "content": exchange.text})
             if answer is not None:
                 messages.append({"role": "assistant", "content": answer})

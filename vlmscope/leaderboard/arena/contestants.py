@@ -12,14 +12,15 @@ config's `max_retries` and backoff, `Retry-After` honoured), but only until the 
 has reached the page: after that the user has seen part of an answer, and a second attempt
 would show a different one. A failure that is not retried raises `ContestantFailed`; its message
 stays in the server log and never reaches the page (an error text can carry a URL or a model
-name).
+name). The API key is read as the run's backend reads it (`vlmscope.models.openai_attempt`):
+from the variable the config names, at each request; a variable that is not set is `MissingKey`,
+and nothing is sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
@@ -30,6 +31,7 @@ from vlmscope.config import HFModelConfig, OpenAIModelConfig
 from vlmscope.leaderboard.arena.config import Sampling
 from vlmscope.messages import GenerationParams, Request
 from vlmscope.models.base import Backend, LoopLocal
+from vlmscope.models.openai_attempt import api_key
 from vlmscope.models.openai_payload import BadBody, chat_body, parse_completion
 from vlmscope.models.retry import (
     BackoffPolicy,
@@ -82,10 +84,6 @@ class OpenAIContestant:
             )
         )
 
-    def _headers(self) -> dict[str, str]:
-        key = os.environ.get(self.config.api_key_env or "", "") if self.config.api_key_env else ""
-        return {"Authorization": f"Bearer {key}"} if key else {}
-
     async def stream(self, request: Request) -> AsyncIterator[str]:
         """The answer piece by piece; a transient failure before the first piece is retried."""
         policy = BackoffPolicy(
@@ -114,9 +112,11 @@ class OpenAIContestant:
         if self.sampling.top_p is not None:
             body["top_p"] = self.sampling.top_p
         url = self.config.base_url.rstrip("/") + "/chat/completions"
+        key = api_key(self.config.api_key_env)  # MissingKey: a config error, never retried
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
         client = self._client.get()
         try:
-            async with client.stream("POST", url, json=body, headers=self._headers()) as reply:
+            async with client.stream("POST", url, json=body, headers=headers) as reply:
                 if reply.status_code >= 400:
                     text = (await reply.aread()).decode("utf-8", "replace")
                     raise ContestantFailed(

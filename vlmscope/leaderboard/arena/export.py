@@ -12,7 +12,6 @@ Files are written beside their final name and renamed into place, so a reader ne
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -89,12 +88,12 @@ def battle_table(store: VoteStore, votes: Sequence[StoredVote]) -> pa.Table:
 def export_parquet(store: VoteStore, folder: str | Path) -> Path:
     """Write the Hub parquet layout into `folder`; returns the shard."""
     target = Path(folder) / PARQUET_NAME
-    target.parent.mkdir(parents=True, exist_ok=True)
     write_table(battle_table(store, store.votes()), target)
     return target
 
 
 def write_table(table: pa.Table, target: Path) -> None:
-    partial = target.with_name(target.name + ".partial")
-    pq.write_table(table, partial)
-    os.replace(partial, target)
+    """`table` as a parquet file at `target`, written atomically (`vlmscope.atomic_files`)."""
+    buffer = pa.BufferOutputStream()
+    pq.write_table(table, buffer)
+    write_bytes_atomic(target, buffer.getvalue().to_pybytes())

@@ -1,7 +1,8 @@
 """The arena's server side: battles asked, answered, continued and voted on, every rule checked.
 
-The Space binds its controls to `Arena.ask` and `Arena.vote` and keeps nothing but the battle
-id, in its server-side session state. The rules a public arena needs live here, not in the page:
+The Space binds its controls to `Arena.open_message` (then `Arena.answer`) and `Arena.vote`
+and keeps nothing but the battle id, in its server-side session state. The rules a public arena
+needs live here, not in the page:
 - a message passes the rate limits (session and address), the prompt and image checks and the
   operator's moderation hook before a model sees it; images are stored once, by sha256;
 - a new battle draws its pair by the configured rule; the names stay on the server;
@@ -147,7 +148,8 @@ class Arena:
     async def answer(self, battle: Battle) -> AsyncIterator[Update]:
         """Both sides' answers to the battle's last message as they stream in; the last update
         (`done`) comes after the answers are saved."""
-        requests = {side: self._request(battle, side) for side in ("a", "b")}
+        images = await asyncio.to_thread(self._image_parts, battle)
+        requests = {side: self._request(battle, side, images) for side in ("a", "b")}
         names = {"a": battle.model_a, "b": battle.model_b}
         queue: asyncio.Queue[tuple[str, str | None]] = asyncio.Queue()
         texts = {"a": "", "b": ""}
@@ -182,27 +184,17 @@ class Arena:
         await asyncio.to_thread(self.store.save_battle, answered)
         yield Update(battle.battle_id, texts["a"], texts["b"], True, "a" in failed, "b" in failed)
 
-    async def ask(
-        self,
-        session_key: str,
-        ip: str,
-        battle_id: str | None,
-        text: str,
-        images: Sequence[bytes] = (),
-    ) -> AsyncIterator[Update]:
-        battle = await asyncio.to_thread(
-            self.open_message, session_key, ip, battle_id, text, images
-        )
-        async for update in self.answer(battle):
-            yield update
+    def _image_parts(self, battle: Battle) -> dict[str, ImagePart]:
+        """The battle's images by sha256, each read from the store once for both sides."""
+        return {h: ImagePart(self.store.image(h)[1]) for h in set(battle.images)}
 
-    def _request(self, battle: Battle, side: str) -> Request:
+    def _request(self, battle: Battle, side: str, images: Mapping[str, ImagePart]) -> Request:
         turns: list[Turn] = []
         for exchange in battle.exchanges:
-            parts: list[Part] = [ImagePart(self.store.image(h)[1]) for h in exchange.images]
+            parts: list[Part] = [images[h] for h in exchange.images]
             parts.append(TextPart(exchange.text))
             turns.append(Turn("user", tuple(parts)))
-            answer = exchange.answer_a if side == "a" else exchange.answer_b
+            answer = exchange.answer(side)
             if answer is not None:
                 turns.append(Turn("assistant", (TextPart(answer),)))
         return Request(tuple(turns), params=params(self.config.sampling))

@@ -42,7 +42,7 @@ def vote_record(battle: Battle, winner: str, tstamp: float, language: str = "") 
     return record
 
 
-def battle_row(record: Mapping[str, Any], images: tuple[bytes, ...] = ()) -> BattleRow:
+def battle_row(record: Mapping[str, Any]) -> BattleRow:
     """A stored record as the track's `BattleRow` (conversations read by the track's own
     reader, so a record it would refuse is refused here too)."""
     where = f"question_id {record['question_id']}"
@@ -54,7 +54,7 @@ def battle_row(record: Mapping[str, Any], images: tuple[bytes, ...] = ()) -> Bat
         winner=record["winner"],
         conversation_a=fields.conversation(record["conversation_a"], where, "conversation_a"),
         conversation_b=fields.conversation(record["conversation_b"], where, "conversation_b"),
-        images=images,
+        images=(),
         language=record.get("language") or "",
         turn=int(record["num_turns"]),
         categories=fields.categories(record.get("categories"), where),

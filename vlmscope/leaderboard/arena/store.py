@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY, value BLOB NOT NULL
 );
 """
+_SAVE_BATTLE = (
+    "INSERT INTO battles VALUES (?, ?) ON CONFLICT(battle_id) DO UPDATE SET state = excluded.state"
+)
 
 
 @dataclass(frozen=True)
@@ -112,13 +115,8 @@ class VoteStore:
 
     # battles ------------------------------------------------------------------------------
     def save_battle(self, battle: Battle) -> None:
-        state = json.dumps(battle.to_json(), ensure_ascii=False)
         with self._write() as db:
-            db.execute(
-                "INSERT INTO battles VALUES (?, ?) "
-                "ON CONFLICT(battle_id) DO UPDATE SET state = excluded.state",
-                (battle.battle_id, state),
-            )
+            db.execute(_SAVE_BATTLE, _battle_params(battle))
 
     def battle(self, battle_id: str) -> Battle | None:
         rows = self._read("SELECT state FROM battles WHERE battle_id = ?", (battle_id,))
@@ -140,26 +138,17 @@ class VoteStore:
             db.execute(
                 "INSERT INTO votes (battle_id, record) VALUES (?, ?)", (battle.battle_id, text)
             )
-            state = json.dumps(battle.to_json(), ensure_ascii=False)
-            db.execute(
-                "INSERT INTO battles VALUES (?, ?) "
-                "ON CONFLICT(battle_id) DO UPDATE SET state = excluded.state",
-                (battle.battle_id, state),
-            )
+            db.execute(_SAVE_BATTLE, _battle_params(battle))
         return record
 
     def vote(self, battle_id: str) -> dict[str, Any] | None:
         rows = self._read("SELECT record FROM votes WHERE battle_id = ?", (battle_id,))
         return json.loads(rows[0][0]) if rows else None
 
-    def votes(self, *, after_seq: int = 0, limit: int | None = None) -> list[StoredVote]:
+    def votes(self) -> list[StoredVote]:
         """Votes in the order they were cast."""
-        sql = "SELECT seq, record FROM votes WHERE seq > ? ORDER BY seq"
-        args: list[Any] = [after_seq]
-        if limit is not None:
-            sql += " LIMIT ?"
-            args.append(limit)
-        return [StoredVote(int(s), json.loads(r)) for s, r in self._read(sql, args)]
+        rows = self._read("SELECT seq, record FROM votes ORDER BY seq")
+        return [StoredVote(int(s), json.loads(r)) for s, r in rows]
 
     def vote_count(self) -> int:
         return int(self._read("SELECT COUNT(*) FROM votes")[0][0])
@@ -173,3 +162,8 @@ class VoteStore:
     def mark_pushed(self, seqs: Iterable[int]) -> None:
         with self._write() as db:
             db.executemany("UPDATE votes SET pushed = 1 WHERE seq = ?", [(s,) for s in seqs])
+
+
+def _battle_params(battle: Battle) -> tuple[str, str]:
+    """(battle_id, state): the battle as `_SAVE_BATTLE` stores it."""
+    return battle.battle_id, json.dumps(battle.to_json(), ensure_ascii=False)

@@ -28,7 +28,7 @@ def transcript(battle: Battle | None, side: str, update: Update | None = None) -
     blocks: list[str] = []
     exchanges = battle.exchanges if battle else ()
     for k, exchange in enumerate(exchanges):
-        answer = exchange.answer_a if side == "a" else exchange.answer_b
+        answer = exchange.answer(side)
         last = k == len(exchanges) - 1
         if last and update is not None:
             answer = update.text_a if side == "a" else update.text_b
