@@ -304,6 +304,11 @@ def test_an_oversized_image_and_a_non_image_reach_no_model(
             "t => document.querySelector('#arena-status').innerText.includes(t)", arg=refusal
         )
         arena_page.page.locator("#arena-new").click()
+        # the reset clears the message box too: the next upload waits for it, or the clear
+        # could land after the file is set and send the prompt without it
+        arena_page.page.wait_for_function(
+            "t => !document.querySelector('#arena-status').innerText.includes(t)", arg=refusal
+        )
     assert [len(s.bodies) for s in stubs] == calls
     assert arena_page.dialogs == []
 
