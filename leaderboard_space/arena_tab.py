@@ -41,6 +41,7 @@ INTRO = (
     "Keep the conversation going if you like (each model keeps its own history), then vote. "
     "The models' names are shown only after your vote, and votes feed the leaderboard below."
 )
+FAILED_NOTE = "A model failed to answer; press **New battle**."
 VOTE_IDS = {"model_a": "arena-vote-a", "model_b": "arena-vote-b", "tie": "arena-vote-tie",
             "tie (bothbad)": "arena-vote-bothbad"}  # fmt: skip
 
@@ -135,16 +136,15 @@ def arena_tab(arena: Arena) -> None:
             return
         first = True
         async for update in arena.answer(current):
+            votable, note = answer_state(update)
+            # The first update also clears the sent message (it may be the last one too, when
+            # both sides fail before any piece).
+            message_update = gr.update(interactive=votable)
             if first:
                 first = False
-                yield [update.battle_id, *_sides(current, update),
-                       gr.update(value=None, interactive=False), *buttons(False), ""]  # fmt: skip
-                continue
-            done = update.done and not (update.failed_a or update.failed_b)
-            yield [update.battle_id, *_sides(current, update),
-                   gr.update(interactive=done), *buttons(done),
-                   "" if not update.done or done else "A model failed to answer; press "
-                   "**New battle**."]  # fmt: skip
+                message_update = gr.update(value=None, interactive=votable)
+            yield [update.battle_id, *_sides(current, update), message_update,
+                   *buttons(votable), note]  # fmt: skip
 
     def vote_with(winner: str) -> Callable[..., list[Any]]:
         def vote(battle_id: str | None, request: gr.Request) -> list[Any]:
@@ -186,6 +186,17 @@ def arena_tab(arena: Arena) -> None:
           board_outputs, api_name="arena_board")  # fmt: skip
     if arena.config.board.refresh_s is not None:
         gr.Timer(arena.config.board.refresh_s).tick(show_board, [category, style], board_outputs)
+
+
+def answer_state(update: Update) -> tuple[bool, str]:
+    """(whether the vote buttons and the next message open, the status line) for an update.
+
+    Both open only when both answers are in; a failed side leaves the battle unvotable, so the
+    status line says what to do next.
+    """
+    votable = update.done and not (update.failed_a or update.failed_b)
+    failed = update.done and not votable
+    return votable, FAILED_NOTE if failed else ""
 
 
 def _sides(battle: Battle, update: Update) -> tuple[str, str]:

@@ -4,11 +4,13 @@ characters, a failed side said plainly, the names only in the note after the vot
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
+from typing import Any
 
 import pytest
 import yaml
@@ -106,3 +108,63 @@ def test_a_refresh_timer_only_when_configured(
     assert timers(app.build_app(results, make_arena())) == []
     board = {"refresh_s": 30, "bootstrap_rounds": 10}
     assert timers(app.build_app(results, make_arena(board=board))) == [30]
+
+
+def _handler(demo: object, api_name: str) -> Any:
+    fns = demo.fns.values()  # type: ignore[attr-defined]
+    return next(f.fn for f in fns if f.api_name == api_name)
+
+
+def _request() -> Any:
+    return SimpleNamespace(session_hash="s1", client=SimpleNamespace(host="10.0.0.1"), headers={})
+
+
+def _asked(ask_handler: Any, text: str) -> list[list[Any]]:
+    async def collect() -> list[list[Any]]:
+        return [row async for row in ask_handler({"text": text, "files": []}, None, _request())]
+
+    return asyncio.run(collect())
+
+
+def test_a_message_both_sides_fail_says_so_even_with_no_piece_shown(
+    space: tuple[ModuleType, ModuleType], make_arena: MakeArena, tmp_path: Path
+) -> None:
+    """Both models failing before any piece gives one update only; it must still tell the user
+    what to do and clear the sent message, with the votes closed."""
+    app, arena_tab = space
+    results = ResultStore(ResultsLocation.local(tmp_path))
+    with SSEStub(lambda m: "", fail=True) as down:
+        broken = make_arena(
+            contestants=[
+                {
+                    "backend": "openai",
+                    "name": name,
+                    "base_url": down.base_url,
+                    "model": "m",
+                    "max_retries": 0,
+                }  # fmt: skip
+                for name in NAMES
+            ]
+        )
+        rows = _asked(_handler(app.build_app(results, broken), "ask"), "anyone?")
+    assert len(rows) == 1  # no piece came, so the done update is also the first
+    battle_id, side_a, side_b, message, *rest = rows[0]
+    vote_updates, status = rest[:-1], rest[-1]
+    assert battle_id and status == arena_tab.FAILED_NOTE
+    assert message == {"__type__": "update", "value": None, "interactive": False}
+    assert all(vote["interactive"] is False for vote in vote_updates)
+    assert side_a.endswith(f"Model A: {FAILED}") and side_b.endswith(f"Model B: {FAILED}")
+
+
+def test_answers_stream_then_open_the_votes(
+    space: tuple[ModuleType, ModuleType], make_arena: MakeArena, tmp_path: Path
+) -> None:
+    app, arena_tab = space
+    results = ResultStore(ResultsLocation.local(tmp_path))
+    rows = _asked(_handler(app.build_app(results, make_arena()), "ask"), "hello")
+    assert len(rows) > 2
+    first, last = rows[0], rows[-1]
+    assert first[3]["value"] is None and first[3]["interactive"] is False  # message cleared
+    assert all(row[-1] == "" for row in rows)
+    assert all(vote["interactive"] is True for vote in last[4:-1])
+    assert last[3] == {"__type__": "update", "interactive": True}
