@@ -52,6 +52,23 @@ def test_the_export_reads_as_battle_rows(store: VoteStore, tmp_path: Path, layou
         assert len(list((folder / "images").iterdir())) == 1 + len(WINNERS)  # shared once
 
 
+def test_a_repeated_export_reads_only_the_new_images(
+    store: VoteStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store grows by votes; re-exporting it into the same folder reads only the images
+    whose files are not there yet."""
+    read: list[str] = []
+    image = store.image
+    monkeypatch.setattr(store, "image", lambda sha: read.append(sha) or image(sha))
+    export_jsonl(store, tmp_path)
+    assert len(read) == 1 + len(WINNERS)  # each distinct image once, the shared one included
+    read.clear()
+    store_vote(store, len(WINNERS), "tie", (png("purple"), png("black", (3, 3))))
+    export_jsonl(store, tmp_path)
+    assert read == [store.votes()[-1].record["images"][1]]
+    assert len((tmp_path / "battles.jsonl").read_text().splitlines()) == len(WINNERS) + 1
+
+
 def test_the_leaderboard_command_rates_the_export(
     store: VoteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

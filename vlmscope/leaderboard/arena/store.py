@@ -110,6 +110,12 @@ class VoteStore:
             raise KeyError(f"image {sha256} is not in the store {self.path}")
         return str(rows[0][0]), bytes(rows[0][1])
 
+    def image_formats(self) -> dict[str, str]:
+        """Every stored image's format by hash, without reading any image's bytes."""
+        return {
+            str(sha): str(kind) for sha, kind in self._read("SELECT sha256, format FROM images")
+        }
+
     def image_count(self) -> int:
         return int(self._read("SELECT COUNT(*) FROM images")[0][0])
 
