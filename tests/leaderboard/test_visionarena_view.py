@@ -12,6 +12,7 @@ agreement against `compare_leaderboards`; what a board could not fit is stated w
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -428,6 +429,40 @@ def test_a_conversation_is_text_whatever_it_holds(battles: list[dict], tmp_path:
     second = shown.side_a.split("[turn 2 of 2: user]\n", 1)[1]
     assert second.split("\n\n[turn", 1)[0].endswith(PAYLOAD)  # the question, as typed
     assert "<script>" in shown.side_a and "<img src=x onerror=" in shown.side_b  # text, not markup
+
+
+def test_json_lines_data_is_read_once_for_every_battle_shown(
+    battles: list[dict], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JSON-lines layout (images as files beside it): the conversations and images show as
+    from the parquet sample, and browsing battle after battle reads the file once."""
+    from vlmscope.tracks.visionarena import row_files
+
+    data = tmp_path / "battle-jsonl"
+    (data / "images").mkdir(parents=True)
+    lines = []
+    for row in pq.read_table(next(BATTLES.glob("data/*.parquet"))).to_pylist():
+        for number, image in enumerate(row["images"]):
+            name = f"{row['question_id']}-{number}.png"
+            (data / "images" / name).write_bytes(image["bytes"])
+            image.clear()
+            image["name"] = name
+        row["images"] = [image["name"] for image in row["images"]]
+        lines.append(json.dumps(row))
+    (data / "battles.jsonl").write_text("\n".join(lines) + "\n")
+    reads = []
+    read_records = row_files.records
+    monkeypatch.setattr(row_files, "records", lambda *a: reads.append(a) or read_records(*a))
+    shown = {}
+    for question_id in ("va-battle-005", HOSTILE_BATTLE, "va-battle-005"):
+        record = vbt.find_record(battles, question_id)
+        assert record is not None
+        shown[question_id] = vbt.battle_view(record, data), vbt.battle_view(record, BATTLES)
+    assert len(reads) == 1
+    for from_json, from_parquet in shown.values():
+        assert from_json.side_a == from_parquet.side_a and from_json.side_b == from_parquet.side_b
+        assert from_json.images == from_parquet.images and from_json.images
+        assert from_json.note == "from battle-jsonl"
 
 
 def test_without_the_battle_in_the_data_the_vote_still_shows(

@@ -222,18 +222,29 @@ def find_battle(
 ) -> tuple[Mapping[str, Any], tuple[Path, ...]] | None:
     """The Battle data's record of one battle (only the columns shown) and the folders its image
     file names resolve in; None when the data has no such battle. Parquet shards are indexed
-    once by `question_id`, then only the row group holding the battle is read."""
+    once by `question_id`, then only the row group holding the battle is read; JSON-lines data
+    (text, with images as file names) is read once and kept by `question_id`."""
     from vlmscope.tracks.hub_files import parquet_files
-    from vlmscope.tracks.visionarena.row_files import SPLIT, records
+    from vlmscope.tracks.visionarena.row_files import SPLIT
 
     data_dir = data_dir.resolve()
     if parquet_files(data_dir, SPLIT):
         where = _parquet_index(data_dir).get(question_id)
         return None if where is None else (_parquet_row(*where), ())
+    return _json_battles(data_dir).get(question_id)
+
+
+@lru_cache(maxsize=2)
+def _json_battles(data_dir: Path) -> dict[str, tuple[Mapping[str, Any], tuple[Path, ...]]]:
+    """question_id -> (the shown columns of its record, its image folders); the first record
+    of an id wins, as in the parquet index."""
+    from vlmscope.tracks.visionarena.row_files import records
+
+    battles: dict[str, tuple[Mapping[str, Any], tuple[Path, ...]]] = {}
     for _, record, image_dirs in records(data_dir, "battle"):
-        if record.get("question_id") == question_id:
-            return record, image_dirs
-    return None
+        shown = {c: record[c] for c in DATA_COLUMNS if c in record}
+        battles.setdefault(str(record.get("question_id")), (shown, image_dirs))
+    return battles
 
 
 @lru_cache(maxsize=2)
