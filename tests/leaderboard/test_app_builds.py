@@ -28,7 +28,7 @@ def test_every_track_gets_a_tab_with_safe_ids(space_app, store: ResultStore) -> 
     app, _, _ = space_app
     demo = app.build_app(store)
     labels = _labels(demo)
-    expected = {"Overview", "MEGA-Bench", "SimpleVQA", "Colours", "visionarena", "Samples"}
+    expected = {"Overview", "MEGA-Bench", "SimpleVQA", "Colours", "VisionArena", "Samples"}
     assert expected <= set(labels)
     assert {"Category", "Style control"} <= set(labels)
     ids = [block.elem_id for block in demo.blocks.values() if getattr(block, "elem_id", None)]

@@ -188,7 +188,7 @@ def watched(chromium: sync_api.Browser, server: tuple[str, Path]) -> Iterator[Wa
 
 
 def tab(page: sync_api.Page, name: str) -> None:
-    page.get_by_role("tab", name=name).click()
+    page.get_by_role("tab", name=name, exact=True).click()
 
 
 def shot(page: sync_api.Page, name: str) -> None:
@@ -244,7 +244,7 @@ def test_overview_shows_every_model_and_headline(watched: Watched, store: Result
         "MEGA-Bench overall",
         "SimpleVQA F",
         "Colours accuracy",
-        "visionarena rating",
+        "VisionArena rating",
         "Config hash",
         "Failed",
     ):
@@ -360,7 +360,7 @@ def test_rating_page_follows_category_and_style_control(
         frame = rating_frame(board_view(board, category, style_control=style_control))
         return f"{frame.set_index('Model').loc[TOP, 'Rating']:g}"
 
-    tab(page, ARENA_TRACK)
+    tab(page, "VisionArena")
     table = "#visionarena-table"
     page.wait_for_selector(table)
     wait_for_rating(page, table, TOP, expected("overall", False))

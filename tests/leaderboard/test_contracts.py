@@ -120,10 +120,10 @@ def test_arena_board_reaches_the_overview(store: ResultStore) -> None:
     golden = arena_golden("full")
     assert set(record.board.models) <= set(frame["Model"])
     top = _row(frame, TOP)
-    assert top["visionarena rating"] == pytest.approx(golden["rating"][TOP], abs=0.1)
+    assert top["VisionArena rating"] == pytest.approx(golden["rating"][TOP], abs=0.1)
     low, high = golden["rating_q025"][TOP], golden["rating_q975"][TOP]
     rating = golden["rating"][TOP]
-    assert top["visionarena 95% CI"] == f"+{high - rating:.1f} / -{rating - low:.1f}"
+    assert top["VisionArena 95% CI"] == f"+{high - rating:.1f} / -{rating - low:.1f}"
     assert top["Run date"] == record.finished_at[:10] and top["Failed"] == 0
     assert record.source == "ratings battles battles_5k.jsonl" and record.n_rows == 4772
 

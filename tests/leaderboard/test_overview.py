@@ -42,24 +42,24 @@ def test_one_row_per_model_with_each_tracks_headline(store: ResultStore) -> None
         100.0,
         0.0,
     )
-    assert math.isnan(oracle["SimpleVQA F"]) and math.isnan(oracle["visionarena rating"])
+    assert math.isnan(oracle["SimpleVQA F"]) and math.isnan(oracle["VisionArena rating"])
     weak = _row(frame, "svqa-weak")
     assert (weak["SimpleVQA F"], weak["SimpleVQA CGA"]) == (40.0, 50.0)
     anchor = _row(frame, "mixtral-8x7b-instruct-v0.1")  # FastChat pins it at 1114
-    assert (anchor["visionarena rating"], anchor["visionarena 95% CI"]) == (1114.0, "+0.0 / -0.0")
+    assert (anchor["VisionArena rating"], anchor["VisionArena 95% CI"]) == (1114.0, "+0.0 / -0.0")
 
 
 def test_columns_follow_the_registered_tracks_then_the_others(store: ResultStore) -> None:
     columns = list(overview_frame(store.summaries, store.boards).columns)
     firsts = [columns.index(c) for c in ("MEGA-Bench overall", "SimpleVQA F", "Colours accuracy")]
-    assert firsts == sorted(firsts) and columns.index("visionarena rating") > firsts[-1]
+    assert firsts == sorted(firsts) and columns.index("VisionArena rating") > firsts[-1]
     assert ordered_tracks(["zeta", "visionarena", "simplevqa", "megabench"]) == [
         "megabench",
         "simplevqa",
         "visionarena",
         "zeta",
     ]
-    assert track_title("megabench") == "MEGA-Bench" and track_title("visionarena") == "visionarena"
+    assert track_title("megabench") == "MEGA-Bench" and track_title("visionarena") == "VisionArena"
     assert track_title("colours") == "Colours"  # the plugin's registration names it
 
 

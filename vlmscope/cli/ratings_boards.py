@@ -15,10 +15,11 @@ from typing import Any
 from vlmscope.cli.board_output import config_hash, describe, now_iso, write_board_json
 from vlmscope.ratings.board import RatingBoard, with_skipped_rows
 from vlmscope.ratings.row_checks import BadRowError
+from vlmscope.tracks.board_names import BATTLES_BOARD, VERDICTS_BOARD
 
-BATTLES_TRACK = "visionarena"
+BATTLES_TRACK = BATTLES_BOARD
 PROBENCH_TRACK = "probench"
-VERDICTS_TRACK = "arena-hard"
+VERDICTS_TRACK = VERDICTS_BOARD
 ALL_CATEGORIES = "all"
 
 

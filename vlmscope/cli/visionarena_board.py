@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.cli.failure import fail
+from vlmscope.tracks.board_names import BATTLES_BOARD
 
 COMMAND = "vlmscope visionarena leaderboard"
-TRACK = "visionarena"
+TRACK = BATTLES_BOARD
 
 
 def add_leaderboard_parser(commands: Any) -> None:

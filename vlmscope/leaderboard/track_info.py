@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import is_number
+from vlmscope.tracks.board_names import BOARD_TITLES
 from vlmscope.tracks.registry import spec_for_results, track_specs
 from vlmscope.tracks.spec import Headline
 
@@ -19,8 +20,9 @@ GENERIC_HEADLINES = 2
 
 
 def track_title(track: str) -> str:
+    """A registered track's title, a ratings command's board's title, else the name itself."""
     spec = spec_for_results(track)
-    return spec.title if spec is not None else track
+    return spec.title if spec is not None else BOARD_TITLES.get(track, track)
 
 
 def ordered_tracks(tracks: Iterable[str]) -> list[str]:
