@@ -23,32 +23,27 @@ such an object is ignored here where the per-row path would add it.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings.battles import (
-    STYLE_ELEMENTS_A,
-    STYLE_ELEMENTS_B,
-    WINNER_OUTCOMES,
-    Battles,
-    battle_row,
+from vlmscope.ratings.battle_columns import (
+    BattleColumns,
+    checked_columns,
+    json_block_columns,
+    json_block_per_row,
+    json_schema,
+    per_row_columns,
 )
-from vlmscope.ratings.row_checks import SKIP_REASONS, RowPlace, check_rows
+from vlmscope.ratings.battles import Battles, battle_row
+from vlmscope.ratings.row_checks import SKIP_REASONS, RowPlace
 
 _BLOCK_BYTES = 32 << 20
 _PARQUET_ROWS = 1 << 18
 _PARQUET_MAGIC = b"PAR1"
-_SUB_KEYS = {
-    "header_count": ("h1", "h2", "h3", "h4", "h5", "h6"),
-    "list_count": ("ordered", "unordered"),
-    "bold_count": ("**", "__"),
-}
 
 
 @dataclass(frozen=True)
@@ -60,189 +55,9 @@ class StreamedBattles:
     first_skipped: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
-class _Columns:
-    """Checked rows of one block: names, outcome, anony, tstamp (NaN = absent), style."""
-
-    model_a: Any  # pyarrow string array or list of str
-    model_b: Any
-    outcome: np.ndarray
-    anony: np.ndarray
-    tstamp: np.ndarray
-    style: np.ndarray | None  # (n, 8): a side then b side
-
-
-def _schema() -> Any:
-    import pyarrow as pa
-
-    def element(name: str) -> tuple[str, Any]:
-        for prefix, keys in _SUB_KEYS.items():
-            if name.startswith(prefix):
-                return name, pa.struct([(k, pa.int64()) for k in keys])
-        return name, pa.int64()
-
-    meta = pa.struct([element(name) for name in STYLE_ELEMENTS_A + STYLE_ELEMENTS_B])
-    return pa.schema(
-        [
-            ("model_a", pa.string()),
-            ("model_b", pa.string()),
-            ("winner", pa.string()),
-            ("anony", pa.bool_()),
-            ("tstamp", pa.float64()),
-            ("conv_metadata", meta),
-        ]
-    )
-
-
-def _fast_block(data: memoryview, n_lines: int, schema: Any, style: bool) -> _Columns | None:
-    """The block's columns when pyarrow parses it and every row passes; else None."""
-    import pyarrow as pa
-    import pyarrow.json as pj
-
-    try:
-        table = pj.read_json(
-            pa.BufferReader(pa.py_buffer(data)),
-            read_options=pj.ReadOptions(block_size=4 << 20),
-            parse_options=pj.ParseOptions(
-                explicit_schema=schema, unexpected_field_behavior="ignore"
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    if table.num_rows != n_lines:  # blank lines: let the per-row path number them
-        return None
-    if table.column("tstamp").null_count:  # absent and null read alike here
-        return None
-    return _checked_columns(table, style)
-
-
-def _checked_columns(table: Any, style: bool) -> _Columns | None:
-    """The table's columns when every row passes the checks of :func:`battle_row` (decided
-    column by column); None when any row could be bad, or a column has a type the per-row
-    checks would judge value by value. A missing ``anony`` column means anonymous, a missing
-    ``tstamp`` column file order (as for records without them)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    names = set(table.column_names)
-    if not {"model_a", "model_b", "winner", "conv_metadata"} <= names:
-        return None
-    a = table.column("model_a").combine_chunks()
-    b = table.column("model_b").combine_chunks()
-    winner = table.column("winner").combine_chunks()
-    if not all(
-        pa.types.is_string(x.type) or pa.types.is_large_string(x.type) for x in (a, b, winner)
-    ):
-        return None
-    if a.null_count or b.null_count or winner.null_count:
-        return None
-    a, b = a.cast(pa.string()), b.cast(pa.string())
-    n = len(a)
-    if "anony" in names:
-        anony_column = table.column("anony").combine_chunks()
-        if not pa.types.is_boolean(anony_column.type) or anony_column.null_count:
-            return None
-        anony = anony_column.to_numpy(zero_copy_only=False)
-    else:
-        anony = np.ones(n, dtype=bool)
-    if "tstamp" in names:
-        tstamp = table.column("tstamp").combine_chunks()
-        if not _is_number(tstamp.type) or tstamp.null_count:
-            return None
-        times = tstamp.to_numpy(zero_copy_only=False).astype(np.float64)
-        if not np.isfinite(times).all():
-            return None
-    else:
-        times = np.full(n, np.nan)
-    blank = pc.or_(pc.utf8_is_space(a), pc.equal(pc.utf8_length(a), 0))
-    blank = pc.or_(blank, pc.or_(pc.utf8_is_space(b), pc.equal(pc.utf8_length(b), 0)))
-    if pc.any(blank).as_py() or pc.any(pc.equal(a, b)).as_py():
-        return None
-    outcome = np.full(n, np.nan)
-    for name, value in WINNER_OUTCOMES.items():
-        outcome[pc.equal(winner, name).to_numpy(zero_copy_only=False)] = value
-    if np.isnan(outcome).any():
-        return None
-    meta = table.column("conv_metadata").combine_chunks()
-    if not pa.types.is_struct(meta.type) or meta.null_count:
-        return None
-    columns = []
-    for element in STYLE_ELEMENTS_A + STYLE_ELEMENTS_B:
-        if meta.type.get_field_index(element) < 0:
-            return None
-        value = meta.field(element)
-        parts = [value.field(k) for k in value.type.names] if value.type.num_fields else [value]
-        total = np.zeros(n)
-        for part in parts:
-            if not _is_number(part.type) or part.null_count:
-                return None
-            counts = part.to_numpy(zero_copy_only=False).astype(np.float64)
-            if not (counts >= 0).all() or not np.isfinite(counts).all():
-                return None
-            total += counts
-        columns.append(total)
-    return _Columns(a, b, outcome, anony, times, np.column_stack(columns))
-
-
-def _is_number(kind: Any) -> bool:
-    import pyarrow as pa
-
-    return bool(pa.types.is_integer(kind) or pa.types.is_floating(kind))
-
-
-def _slow_block(
-    text: str, first_line: int, source: str, style: bool, skip_bad_rows: bool
-) -> tuple[_Columns, Counter[str], dict[str, str]]:
-    """The per-row checks on one block (line numbers continue the file's)."""
-
-    def values() -> Any:
-        import json
-
-        for offset, line in enumerate(text.split("\n")):
-            if not line.strip():
-                continue
-            try:
-                yield first_line + offset, json.loads(line)
-            except json.JSONDecodeError as error:
-                from vlmscope.ratings.row_checks import _NotJson
-
-                yield first_line + offset, _NotJson(str(error))
-
-    return _per_row_columns(values(), lambda n: RowPlace(source, line=n), style, skip_bad_rows)
-
-
-def _per_row_columns(
-    values: Any, place: Any, style: bool, skip_bad_rows: bool
-) -> tuple[_Columns, Counter[str], dict[str, str]]:
-    """:func:`battle_row` on every ``(position, record)``; ``place(position)`` names a bad one."""
-
-    def build(record: Mapping[str, Any]) -> tuple[Any, bool, float]:
-        row = battle_row(record, style=style)
-        tstamp = record.get("tstamp")
-        return row, bool(record.get("anony", True)), math.nan if tstamp is None else float(tstamp)
-
-    checked = check_rows(values, place, build, skip_bad_rows=skip_bad_rows)
-    rows = checked.rows
-    has_style = all(r.style_a is not None for r, _, _ in rows)
-    style_counts = (
-        np.array([r.style_a + r.style_b for r, _, _ in rows], dtype=np.float64).reshape(-1, 8)
-        if has_style
-        else None
-    )
-    columns = _Columns(
-        [r.model_a for r, _, _ in rows],
-        [r.model_b for r, _, _ in rows],
-        np.array([r.outcome for r, _, _ in rows], dtype=np.float64),
-        np.array([anony for _, anony, _ in rows], dtype=bool),
-        np.array([t for _, _, t in rows], dtype=np.float64),
-        style_counts,
-    )
-    return columns, Counter(checked.skipped), checked.first_skipped
-
-
 def _parquet_parts(
     path: Path, style: bool, skip_bad_rows: bool
-) -> tuple[list[_Columns], Counter[str], dict[str, str]]:
+) -> tuple[list[BattleColumns], Counter[str], dict[str, str]]:
     """A Parquet file in batches of rows, each checked like a JSON block (0-based row index in
     errors). Only the columns the fit reads are read."""
     import pyarrow as pa
@@ -256,16 +71,16 @@ def _parquet_parts(
         for c in ("model_a", "model_b", "winner", "anony", "tstamp", "conv_metadata")
         if c in present
     ]
-    parts: list[_Columns] = []
+    parts: list[BattleColumns] = []
     skipped: Counter[str] = Counter()
     first: dict[str, str] = {}
     row = 0
     for batch in handle.iter_batches(batch_size=_PARQUET_ROWS, columns=wanted):
         table = pa.Table.from_batches([batch])
-        fast = _checked_columns(table, style)
+        fast = checked_columns(table, style)
         if fast is None:
             records = enumerate(table.to_pylist(), start=row)
-            fast, counts, firsts = _per_row_columns(
+            fast, counts, firsts = per_row_columns(
                 records, lambda i: RowPlace(source, index=i), style, skip_bad_rows
             )
             skipped.update(counts)
@@ -330,18 +145,18 @@ def read_board_battles(
         return StreamedBattles(_select(parts, style), _in_reason_order(skipped), first)
     if head.lstrip().startswith(b"["):
         return _per_row(path, style, skip_bad_rows)
-    schema = _schema()
+    schema = json_schema()
     parts = []
     skipped = Counter()
     first = {}
     for data, line, n_lines in _blocks(path, block_bytes):
-        fast = _fast_block(data, n_lines, schema, style)
+        fast = json_block_columns(data, n_lines, schema, style)
         if fast is None:
             try:
                 text = bytes(data).decode("utf-8")
             except UnicodeDecodeError as error:
                 raise ValueError(f"{source}: not UTF-8 text ({error})") from None
-            fast, counts, firsts = _slow_block(text, line, source, style, skip_bad_rows)
+            fast, counts, firsts = json_block_per_row(text, line, source, style, skip_bad_rows)
             skipped.update(counts)
             for reason, message in firsts.items():
                 first.setdefault(reason, message)
@@ -371,7 +186,7 @@ def _strings(values: Any) -> Any:
     return values if isinstance(values, pa.Array) else pa.array(values, type=pa.string())
 
 
-def _select(parts: list[_Columns], style: bool) -> Battles:
+def _select(parts: list[BattleColumns], style: bool) -> Battles:
     """Board selection over all blocks, then ids by first appearance (pandas ``factorize``)."""
     import pyarrow as pa
 
