@@ -15,7 +15,7 @@ one code path of the builder, the prompt and the scorer:
 
 Tasks whose meta says `1-image` also form the `*_single_image` configs.
 
-Usage: python dataset_scripts/make_megabench_sample.py [OUT_DIR]
+Usage: python -m dataset_scripts.make_megabench_sample [OUT_DIR]
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 from PIL import Image, ImageDraw
+
+from dataset_scripts.megabench_sample_meta import task_meta
 
 OUT = Path(__file__).resolve().parents[1] / "vlmscope" / "samples" / "megabench"  # package data
 DEMO_HEADER = "Demonstration example(s) of the task:\n\nExample 1:\n"
@@ -322,75 +324,6 @@ def build_rows(root: Path) -> list[dict[str, str]]:
         )
         qid += 1
     return rows
-
-
-TASK_META = {
-    "sample_single_answer": (
-        ["Object Recognition and Classification"],
-        "Photographs",
-        "multiple_choice",
-        "1-image",
-        "Perception",
-    ),
-    "sample_json_fields": (
-        ["Text Recognition (OCR)", "Object Recognition and Classification"],
-        "Text-Based Images and Documents",
-        "structured_output",
-        "1-image",
-        "Information_Extraction",
-    ),
-    "sample_min_multi_image": (
-        ["Mathematical and Logical Reasoning"],
-        "Diagrams and Data Visualizations",
-        "numerical_data",
-        "2-3 images",
-        "Mathematics",
-    ),
-    "sample_verbatim_code": (
-        ["Text Recognition (OCR)"],
-        "User Interface Screenshots",
-        "exact_text",
-        "1-image",
-        "Coding",
-    ),
-    "sample_ascii_shape": (
-        ["Language Understanding and Generation"],
-        "Artistic and Creative Content",
-        "exact_text",
-        "1-image",
-        "Coding",
-    ),
-    "sample_video_count": (
-        ["Temporal and Spatial Understanding"],
-        "Videos",
-        "numerical_data",
-        "video",
-        "Perception",
-    ),
-    "sample_open_judge": (
-        ["Language Understanding and Generation", "Object Recognition and Classification"],
-        "Photographs",
-        "open_ended_output",
-        "1-image",
-        "Knowledge",
-    ),
-}
-
-
-def task_meta() -> dict[str, dict[str, Any]]:
-    meta = {}
-    for name, (skills, input_format, output_format, num_input, app) in TASK_META.items():
-        meta[name] = {
-            "skills": skills,
-            "input_format": input_format,
-            "output_format": output_format,
-            "num_input": num_input,
-            "app": app,
-            "taxonomy_tree_path": f"{app};Sample",
-            "max_num_query_image": 2 if num_input == "2-3 images" else 1,
-            "max_num_query_video": 1 if num_input == "video" else 0,
-        }
-    return meta
 
 
 def write(out: Path = OUT) -> None:
