@@ -13,6 +13,11 @@ request is printed too: when achieved < ideal, it says whether the client ran ou
 
     python benchmarks/api_concurrency.py [--latency-ms 50] [--concurrency 4 8 16 32 64] [--rounds 30]
 
+With `--images N`, every request carries N photo-sized images (`--image-side`, larger than the
+default budget's 1000 px, so each is decoded, resized and base64-encoded before it is sent):
+the client's encoding then competes with the server's latency. A ratio that stays near the
+text-only one shows the encoding is done while other requests are at the server.
+
 Rate-limited mode: the server has a capacity, `--server-max-in-flight N` requests at once or
 `--server-per-second R` (a token bucket of `--burst`), or both, and answers 429 with
 Retry-After beyond it; its service times vary by `--latency-jitter` (a share, default 20%).
@@ -47,15 +52,17 @@ from vlmscope.messages import Request, user_request  # noqa: E402
 from vlmscope.models.openai_compat import OpenAIBackend  # noqa: E402
 
 
-def requests_per_second(base_url: str, concurrency: int, count: int) -> tuple[float, float]:
+def requests_per_second(
+    base_url: str, concurrency: int, count: int, images: tuple[bytes, ...] = ()
+) -> tuple[float, float]:
     """Requests/s and client CPU ms/request for `count` requests, after a warm-up round."""
     config = OpenAIModelConfig(
         backend="openai", name="bench", base_url=base_url, model="bench", concurrency=concurrency
     )
     commits: list[int] = []
     with OpenAIBackend(config) as backend:
-        backend.generate(prompts(concurrency, "warm-up"))  # opens the connections
-        batch = prompts(count, "timed")
+        backend.generate(prompts(concurrency, "warm-up", images))  # opens the connections
+        batch = prompts(count, "timed", images)
         started, cpu_started = time.perf_counter(), time.process_time()
         responses = backend.generate(batch, lambda chunk: commits.append(len(chunk)))
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
@@ -183,8 +190,27 @@ def rate_limited(
           f"{fixed_median}); goal >= 0.9")  # fmt: skip
 
 
-def prompts(count: int, label: str) -> list[Request]:
-    return [user_request(f"{label} question {i}: what colour is it?") for i in range(count)]
+def prompts(count: int, label: str, images: tuple[bytes, ...] = ()) -> list[Request]:
+    return [
+        user_request(*images, f"{label} question {i}: what colour is it?") for i in range(count)
+    ]
+
+
+def photo_images(count: int, side: int) -> tuple[bytes, ...]:
+    """`count` JPEG images of `side` x 3/4 `side` pixels of noise (nothing for a codec to skip)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    out = []
+    for _ in range(count):
+        pixels = rng.integers(0, 256, (side * 3 // 4, side, 3), dtype=np.uint8)
+        buffer = io.BytesIO()
+        Image.fromarray(pixels).save(buffer, "JPEG", quality=90)
+        out.append(buffer.getvalue())
+    return tuple(out)
 
 
 def main() -> None:
@@ -192,6 +218,8 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=50.0)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 8, 16, 32, 64])
     parser.add_argument("--rounds", type=int, default=30, help="requests = rounds x concurrency")
+    parser.add_argument("--images", type=int, default=0, help="images per request")
+    parser.add_argument("--image-side", type=int, default=1600, help="their width in pixels")
     limited = parser.add_argument_group("rate-limited mode")
     limited.add_argument("--server-max-in-flight", type=int, metavar="N")
     limited.add_argument("--server-per-second", type=float, metavar="R")
@@ -229,7 +257,10 @@ def main() -> None:
     try:
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
               f"server latency {args.latency_ms:g} ms")  # fmt: skip
-        baseline, baseline_cpu = requests_per_second(base_url, 1, max(20, args.rounds))
+        images = photo_images(args.images, args.image_side)
+        if images:
+            print(f"{len(images)} image(s) of {args.image_side} px a request")
+        baseline, baseline_cpu = requests_per_second(base_url, 1, max(20, args.rounds), images)
         print(f"one at a time: {baseline:.1f} req/s (ideal {1 / latency_s:.1f}, "
               f"ratio {baseline * latency_s:.2f}, client CPU {baseline_cpu:.2f} ms/request)")  # fmt: skip
         print(f"{'C':>4} {'requests':>8} {'req/s':>8} {'ideal':>8} {'ratio':>6} {'vs one':>7} "
@@ -238,7 +269,7 @@ def main() -> None:
             ours.send("stats")
             ours.recv()  # reset the server's high-water mark
             count = args.rounds * concurrency
-            rate, cpu_ms = requests_per_second(base_url, concurrency, count)
+            rate, cpu_ms = requests_per_second(base_url, concurrency, count, images)
             ours.send("stats")
             max_in_flight = ours.recv()
             peer = raw_socket_rate(base_url, concurrency, count)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
+import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from tests.servers import Call, OpenAIStub, RateLimited, Reply
 from vlmscope.cache import ResponseCache
@@ -130,3 +134,37 @@ def test_a_first_refusal_is_retried_when_the_server_said() -> None:
         assert min(delays) >= 0.1 and max(delays) <= 1.0 and sum(delays) / 300 > 0.4
     # other causes are unchanged: the backoff, with Retry-After as its floor
     assert 0.1 <= adaptive._retry_delay(1, Cause.SERVER_ERROR, 0.1) <= 1.0
+
+
+def _png(colour: str) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), colour).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def test_the_next_body_is_encoded_while_the_slot_is_busy() -> None:
+    """With one slot, the second request's images are encoded while the first request is at
+    the server, not after its answer: the server never waits on our encoding."""
+    second_encoded = threading.Event()
+    encoded_before_first_answer = []
+
+    def replier(call: Call) -> Reply:
+        if call.prompt == "first":  # holds the only slot until the second body is ready
+            encoded_before_first_answer.append(second_encoded.wait(timeout=5))
+        return Reply(text=f"echo: {call.prompt}")
+
+    requests = [user_request(_png("red"), "first"), user_request(_png("blue"), "second")]
+    settings = {"concurrency": 1, "adaptive_concurrency": False}
+    with OpenAIStub(replier) as stub, OpenAIBackend(config(stub.base_url, **settings)) as backend:
+        encode = backend._encode
+
+        def watched(request: Any) -> Any:
+            prepared = encode(request)
+            if request is requests[1]:
+                second_encoded.set()
+            return prepared
+
+        backend._encode = watched  # type: ignore[method-assign]
+        answers = backend.generate(requests)
+    assert [a.text for a in answers] == ["echo: first", "echo: second"]
+    assert encoded_before_first_answer == [True]

@@ -71,6 +71,7 @@ class OpenAIBackend:
         self._adaptive = config.adaptive_concurrency
         self._concurrency = AIMDPolicy(max_limit=config.concurrency)  # outlives the loop
         self._slots: AdaptiveSlots | None = None
+        self._ready: asyncio.Semaphore | None = None
         # every key up front: `stats` may copy the dict from another thread while it counts
         self._counts = dict.fromkeys(_STAT_KEYS, 0)
         weakref.finalize(self, self._loop.stop)
@@ -146,6 +147,7 @@ class OpenAIBackend:
             self._loop.run(self._client.aclose())
             self._client = None
         self._slots = None
+        self._ready = None
         self._loop.stop()
 
     def __enter__(self) -> OpenAIBackend:
@@ -190,8 +192,33 @@ class OpenAIBackend:
         return replace(response, image_notes=image_notes, attempts=attempts)
 
     async def _answer_with_retries(self, request: Request) -> Response:
+        """Encode the body outside the concurrency slots, then send it until it is answered or
+        out of retries. Encoding (decoding, resizing, base64) is CPU work: inside a slot the
+        server would wait on it. Up to `concurrency` requests are encoded ahead and wait for a
+        slot (`_ready_room`), so the next bodies are ready when slots free, and no more: every
+        other request waits unencoded, keeping memory bounded."""
+        room = self._ready_room()
+        await room.acquire()
+        waiting = True
+
+        def sent() -> None:  # the body left the ready room for a slot (or was never needed)
+            nonlocal waiting
+            if waiting:
+                waiting = False
+                room.release()
+
+        try:
+            try:
+                prepared = await self._prepare(request)
+            except ValueError as err:
+                return Response(text="", status=Status.REQUEST_FAILED, error=str(err), attempts=0)
+            return await self._send_with_retries(prepared, sent)
+        finally:
+            sent()
+
+    async def _send_with_retries(self, prepared: _Prepared, sent: Callable[[], None]) -> Response:
+        """`sent` is called when the body first gets a slot."""
         started = time.perf_counter()
-        prepared: _Prepared | None = None
         attempts = 0
         while True:
             try:
@@ -201,13 +228,7 @@ class OpenAIBackend:
                     text="", status=Status.REQUEST_FAILED, error=str(err), attempts=attempts
                 )
             async with self._limit().slot(retry=attempts > 0) as slot:
-                if prepared is None:
-                    try:
-                        prepared = await self._prepare(request)
-                    except ValueError as err:
-                        return Response(
-                            text="", status=Status.REQUEST_FAILED, error=str(err), attempts=0
-                        )
+                sent()
                 attempts += 1
                 result = await post_completion(
                     self._client_now(), prepared.body, key, self.config.timeout_s
@@ -282,6 +303,12 @@ class OpenAIBackend:
         if self._slots is None:
             self._slots = AdaptiveSlots(self._concurrency, fixed=not self._adaptive)
         return self._slots
+
+    def _ready_room(self) -> asyncio.Semaphore:
+        """Room for bodies encoded and waiting for their first slot (made on the loop)."""
+        if self._ready is None:
+            self._ready = asyncio.Semaphore(self.config.concurrency)
+        return self._ready
 
     def _retry_delay(self, attempts: int, cause: Cause, retry_after: float | None) -> float:
         """While the limit adapts, a first refusal that says when to come back is retried then
