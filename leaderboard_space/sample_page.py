@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
-from widgets import table, text
+from widgets import gallery, table, text
 
 from vlmscope.leaderboard import samples as sv
 from vlmscope.leaderboard.prompts import prompt_view
@@ -98,16 +98,7 @@ def sample_tab(store: ResultStore, prompt_data: Mapping[str, Path]) -> None:
         with gr.Column():
             prompt_note = text("Prompt source", lines=1, value=initial[1])
             prompt = text("Prompt", lines=8, value=initial[2], elem_id="samples-prompt")
-        images = gr.Gallery(
-            initial[3],
-            label="Prompt images",
-            columns=3,
-            height=330,
-            object_fit="contain",
-            preview=False,
-            fit_columns=False,
-            interactive=False,
-        )
+        images = gallery(initial[3], "Prompt images", columns=3, height=330, fit_columns=False)
     with gr.Row():
         with gr.Column():
             response = text("Response", lines=8, value=initial[4], elem_id="samples-response")

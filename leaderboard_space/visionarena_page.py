@@ -14,7 +14,7 @@ from typing import Any
 
 import gradio as gr
 import pandas as pd
-from widgets import dom_id, table, text, update_table
+from widgets import dom_id, gallery, table, text, update_table
 
 from vlmscope.leaderboard import visionarena_battles as vbt
 from vlmscope.leaderboard import visionarena_bench_view as vbench
@@ -288,15 +288,8 @@ def _battle_browser(
     with gr.Row(equal_height=True):
         side_a = text("Model A", lines=12, value=first[1], elem_id=dom_id(track, "battle-a"))
         side_b = text("Model B", lines=12, value=first[2], elem_id=dom_id(track, "battle-b"))
-    images = gr.Gallery(
-        first[3],
-        label="Images",
-        columns=4,
-        height=240,
-        object_fit="contain",
-        preview=False,
-        interactive=False,
-        elem_id=dom_id(track, "battle-images"),
+    images = gallery(
+        first[3], "Images", columns=4, height=240, elem_id=dom_id(track, "battle-images")
     )
     source = text(
         "Conversations from", lines=1, value=first[4], elem_id=dom_id(track, "battle-source")

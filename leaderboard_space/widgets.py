@@ -43,6 +43,13 @@ def text(label: str, lines: int = 3, **options: Any) -> gr.Textbox:
     return gr.Textbox(label=label, lines=lines, max_lines=30, interactive=False, **options)
 
 
+def gallery(images: Any, label: str, **options: Any) -> gr.Gallery:
+    """Read-only thumbnails, each shown whole (`contain`), no image opened on load."""
+    return gr.Gallery(
+        images, label=label, object_fit="contain", preview=False, interactive=False, **options
+    )
+
+
 View = Callable[..., tuple[Any, ...]]
 
 
