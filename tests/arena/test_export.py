@@ -11,10 +11,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.arena.conftest import png
-from tests.arena.records import store_vote
+from tests.arena.records import answered_battle, store_vote
 from vlmscope.cli import main as vlmscope_main
 from vlmscope.leaderboard.arena.export import export_jsonl, export_parquet
 from vlmscope.leaderboard.arena.hub import push_full_batches
+from vlmscope.leaderboard.arena.shape import vote_record
 from vlmscope.leaderboard.arena.rating import rate_store
 from vlmscope.leaderboard.arena.store import VoteStore
 from vlmscope.ratings.battles import read_battle_records
@@ -68,6 +69,22 @@ def test_a_repeated_export_reads_only_the_new_images(
     assert read == [store.votes()[-1].record["images"][1]]
     assert len((tmp_path / "battles.jsonl").read_text().splitlines()) == len(WINNERS) + 1
 
+
+
+def test_line_separators_inside_texts_survive_the_json_lines_export(tmp_path: Path) -> None:
+    """U+2028, U+2029 and U+0085 are legal unescaped inside a JSON string (the export writes
+    `ensure_ascii=False`); the readers end lines at newlines only, so the record stays whole."""
+    store = VoteStore(tmp_path / "votes.sqlite")
+    text = "first line\u2028second\u2029third\x85fourth"
+    battle = answered_battle(0).asked(text, ()).answered_with(text, "plain")
+    store.save_battle(battle)
+    store.record_vote(battle, vote_record(battle, "tie", 1_700_000_100.0))
+    target = export_jsonl(store, tmp_path / "export")
+    assert "\u2028" in target.read_text(encoding="utf-8")  # written as the character itself
+    (row,) = read_battle_rows(tmp_path / "export")
+    assert [t.text for t in row.conversation_a][2:] == [text, text]
+    assert read_battle_records(target).rows[0]["conversation_a"][2]["content"] == text
+    store.close()
 
 def test_the_leaderboard_command_rates_the_export(
     store: VoteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]

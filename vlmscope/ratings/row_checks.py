@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from vlmscope.json_lines import json_lines
+
 NOT_JSON = "not_json"
 MISSING_MODEL = "missing_model"
 SELF_BATTLE = "self_battle"
@@ -189,11 +191,9 @@ def check_file(
 
 
 def _json_lines(text: str) -> Iterator[tuple[int, Any]]:
-    """(1-based line number, parsed value or :class:`_NotJson`) per non-blank line. Lines end at
-    ``\\n`` only: ``str.splitlines`` would also split at U+2028 inside a JSON string."""
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
+    """(1-based line number, parsed value or :class:`_NotJson`) per non-blank line
+    (:func:`vlmscope.json_lines.json_lines`)."""
+    for number, line in json_lines(text):
         try:
             yield number, json.loads(line)
         except json.JSONDecodeError as error:

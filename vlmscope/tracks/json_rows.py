@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from vlmscope.json_lines import json_lines
+
 
 def single_json_file(folder: Path, error: type[ValueError], expected: str) -> Path:
     """The one `.json`/`.jsonl` file of `folder`; `error` naming what was `expected` otherwise."""
@@ -32,7 +34,7 @@ def json_records(path: Path, error: type[ValueError]) -> list[dict[str, Any]]:
     text = path.read_text(encoding="utf-8")
     try:
         if path.suffix == ".jsonl":
-            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+            records = [json.loads(line) for _, line in json_lines(text)]
         else:
             records = json.loads(text)
     except json.JSONDecodeError as err:

@@ -24,6 +24,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from vlmscope.json_lines import json_lines
 from vlmscope.messages import Response, Usage
 from vlmscope.tracks.pairwise import FileAnchor
 from vlmscope.tracks.visionarena.row_files import VisionArenaDataError
@@ -91,9 +92,7 @@ def _rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
             raise VisionArenaDataError(f"{path}: not a readable parquet file: {err}") from err
         yield from enumerate(records, start=1)
         return
-    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not text.strip():
-            continue
+    for number, text in json_lines(path.read_text(encoding="utf-8")):
         try:
             record = json.loads(text)
         except json.JSONDecodeError as err:
