@@ -20,9 +20,9 @@ from widgets import table, update_table
 
 from vlmscope.leaderboard.arena.battles import VOTES, Battle
 from vlmscope.leaderboard.arena.build import build_arena, hub_pusher
-from vlmscope.leaderboard.arena.config import load_arena_config
+from vlmscope.leaderboard.arena.config import Limits, load_arena_config
 from vlmscope.leaderboard.arena.rating import rate_store
-from vlmscope.leaderboard.arena.safety import Refused
+from vlmscope.leaderboard.arena.safety import Refused, client_address
 from vlmscope.leaderboard.arena.service import Arena, Update
 from vlmscope.leaderboard.arena.view import (
     BoardCache,
@@ -51,13 +51,13 @@ def arena_from_env(environ: Mapping[str, str]) -> Arena | None:
     return build_arena(load_arena_config(path)) if path else None
 
 
-def _who(request: gr.Request, header: str | None) -> tuple[str, str]:
+def _who(request: gr.Request, limits: Limits) -> tuple[str, str]:
     """(session key, client address) of a request."""
     session = request.session_hash or ""
     address = request.client.host if request.client else ""
-    if header:
-        forwarded = request.headers.get(header, "")
-        address = forwarded.split(",")[0].strip() or address
+    if limits.ip_header:
+        forwarded = request.headers.get(limits.ip_header, "")
+        address = client_address(forwarded, limits.proxy_hops, address)
     return session, address
 
 
@@ -124,7 +124,7 @@ def arena_tab(arena: Arena) -> None:
     async def ask(
         sent: dict[str, Any], battle_id: str | None, request: gr.Request
     ) -> AsyncIterator[list[Any]]:
-        session, address = _who(request, limits.ip_header)
+        session, address = _who(request, limits)
         try:
             images = _images(sent.get("files", []), limits.max_image_bytes)
             current = await asyncio.to_thread(
@@ -148,7 +148,7 @@ def arena_tab(arena: Arena) -> None:
 
     def vote_with(winner: str) -> Callable[..., list[Any]]:
         def vote(battle_id: str | None, request: gr.Request) -> list[Any]:
-            session, address = _who(request, limits.ip_header)
+            session, address = _who(request, limits)
             try:
                 reveal = arena.vote(session, address, battle_id, winner)
             except Refused as refusal:

@@ -15,8 +15,8 @@ from tests.arena.records import answered_battle, store_vote
 from vlmscope.cli import main as vlmscope_main
 from vlmscope.leaderboard.arena.export import export_jsonl, export_parquet
 from vlmscope.leaderboard.arena.hub import push_full_batches
-from vlmscope.leaderboard.arena.shape import vote_record
 from vlmscope.leaderboard.arena.rating import rate_store
+from vlmscope.leaderboard.arena.shape import vote_record
 from vlmscope.leaderboard.arena.store import VoteStore
 from vlmscope.ratings.battles import read_battle_records
 from vlmscope.tracks.visionarena.rows import battle_record, read_battle_rows
@@ -70,7 +70,6 @@ def test_a_repeated_export_reads_only_the_new_images(
     assert len((tmp_path / "battles.jsonl").read_text().splitlines()) == len(WINNERS) + 1
 
 
-
 def test_line_separators_inside_texts_survive_the_json_lines_export(tmp_path: Path) -> None:
     """U+2028, U+2029 and U+0085 are legal unescaped inside a JSON string (the export writes
     `ensure_ascii=False`); the readers end lines at newlines only, so the record stays whole."""
@@ -85,6 +84,7 @@ def test_line_separators_inside_texts_survive_the_json_lines_export(tmp_path: Pa
     assert [t.text for t in row.conversation_a][2:] == [text, text]
     assert read_battle_records(target).rows[0]["conversation_a"][2]["content"] == text
     store.close()
+
 
 def test_the_leaderboard_command_rates_the_export(
     store: VoteStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]

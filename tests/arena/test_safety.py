@@ -18,6 +18,7 @@ from vlmscope.leaderboard.arena.safety import (
     check_image,
     check_images,
     check_prompt,
+    client_address,
 )
 
 LIMITS = Limits(max_image_bytes=50_000, max_image_pixels=1_000_000, max_prompt_chars=100)
@@ -65,6 +66,17 @@ def test_a_format_outside_the_allowed_list_is_refused() -> None:
         check_image(bmp.getvalue(), LIMITS)
 
 
+def test_a_camera_jpeg_with_a_multi_picture_block_is_a_jpeg() -> None:
+    """Phones write JPEGs with an MPO block, which Pillow names "MPO": still a JPEG."""
+    camera = io.BytesIO()
+    first, second = Image.new("RGB", (16, 12), "red"), Image.new("RGB", (16, 12), "blue")
+    first.save(camera, "MPO", save_all=True, append_images=[second])
+    with Image.open(io.BytesIO(camera.getvalue())) as opened:
+        assert opened.format == "MPO"
+    checked = check_image(camera.getvalue(), LIMITS)
+    assert (checked.format, checked.width, checked.height) == ("JPEG", 16, 12)
+
+
 def test_too_many_images_are_refused() -> None:
     with pytest.raises(Refused, match="limit is 4"):
         check_images([png()] * 5, LIMITS)
@@ -76,6 +88,19 @@ def test_prompt_limits() -> None:
         check_prompt(" \n ", LIMITS)
     with pytest.raises(Refused, match="101 characters"):
         check_prompt("x" * 101, LIMITS)
+    with pytest.raises(Refused, match="invalid character at position 5"):
+        check_prompt("what \ud83d is this?", LIMITS)  # a lone surrogate, as JSON may carry
+
+
+def test_the_client_address_is_the_entry_the_trusted_proxies_wrote() -> None:
+    """A client can send any X-Forwarded-For; a proxy appends the address it saw. Taking the
+    first entry would let a client choose its rate-limit key; the last `proxy_hops` are ours."""
+    spoofed = "203.0.113.19, 198.51.100.7"  # the client wrote the first, our proxy the last
+    assert client_address(spoofed, 1, "10.0.0.2") == "198.51.100.7"
+    assert client_address("203.0.113.19, 198.51.100.7, 10.1.1.1", 2, "x") == "198.51.100.7"
+    assert client_address("198.51.100.7", 1, "10.0.0.2") == "198.51.100.7"  # an overwriting proxy
+    assert client_address("198.51.100.7", 3, "10.0.0.2") == "198.51.100.7"  # fewer than hops
+    assert client_address(" , ", 1, "10.0.0.2") == "10.0.0.2"  # no header: the connection
 
 
 def test_rate_limiter_slides_and_keeps_keys_apart() -> None:

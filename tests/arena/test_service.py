@@ -4,11 +4,14 @@ stored in the battle shape; forged, early, repeated and refused requests change 
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from tests.arena.conftest import NAMES, Clock, MakeArena, png
 from tests.arena.drive import ask
 from tests.arena.sse_stub import SSEStub
+from vlmscope.leaderboard.arena import service
 from vlmscope.leaderboard.arena.safety import Refused
 from vlmscope.tracks.visionarena.rows import WINNERS
 
@@ -185,3 +188,54 @@ def test_a_key_variable_that_is_not_set_fails_the_side_and_sends_nothing(
         assert len(keyed.bodies) == 1  # only the side without a key variable was asked
     assert last.done and (last.failed_a != last.failed_b)
     assert {last.text_a, last.text_b} == {"", "never asked"}
+
+
+def test_a_message_racing_a_vote_waits_for_it_and_is_refused(
+    make_arena: MakeArena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A vote and a next message on one battle at the same moment (a double submit, a second
+    tab): the message waits until the vote is stored, then is refused; the voted battle keeps
+    the conversation it was voted on."""
+    arena = make_arena()
+    battle_id = ask(arena, "first question")[-1].battle_id
+    outcome: dict[str, object] = {}
+
+    def message() -> None:
+        try:
+            arena.open_message("session-1", "10.0.0.1", battle_id, "second question")
+        except Refused as refusal:
+            outcome["refused"] = str(refusal)
+
+    racer = threading.Thread(target=message)
+    language = service.prompt_language
+
+    def mid_vote(text: str) -> str:  # the vote has read the battle and not yet stored it
+        racer.start()
+        racer.join(timeout=0.5)
+        outcome["waited"] = racer.is_alive()
+        return language(text)
+
+    monkeypatch.setattr(service, "prompt_language", mid_vote)
+    assert arena.vote("session-1", "10.0.0.1", battle_id, "model_a").stored_now
+    racer.join()
+    assert outcome == {"waited": True, "refused": "This battle has been voted on; start a new one."}
+    stored = arena.store.battle(battle_id)
+    assert stored is not None and stored.winner == "model_a" and len(stored.exchanges) == 1
+
+
+def test_an_answer_with_a_lone_surrogate_is_stored_and_votable(make_arena: MakeArena) -> None:
+    """JSON lets a server stream half of a surrogate pair (`"\\ud83d"`), which UTF-8 cannot
+    hold: it is stored as U+FFFD rather than failing the save after the answer was shown."""
+    with SSEStub(lambda m: "a broken \ud83d emoji") as odd:
+        arena = make_arena(
+            contestants=[
+                {"backend": "openai", "name": name, "base_url": odd.base_url, "model": "m"}
+                for name in NAMES
+            ]
+        )
+        last = ask(arena, "anything?")[-1]
+    assert last.done and not (last.failed_a or last.failed_b)
+    assert last.text_a == last.text_b == "a broken \ufffd emoji"
+    assert arena.vote("session-1", "10.0.0.1", last.battle_id, "tie").stored_now
+    assert arena.store.votes()[0].record["conversation_a"][1]["content"] == last.text_a
+    assert service.storable("\ud83d\ude00") == "\U0001f600"  # halves from two pieces, joined

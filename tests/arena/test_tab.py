@@ -115,13 +115,15 @@ def _handler(demo: object, api_name: str) -> Any:
     return next(f.fn for f in fns if f.api_name == api_name)
 
 
-def _request() -> Any:
-    return SimpleNamespace(session_hash="s1", client=SimpleNamespace(host="10.0.0.1"), headers={})
+def _request(session: str = "s1", headers: dict[str, str] | None = None) -> Any:
+    peer = SimpleNamespace(host="10.0.0.1")
+    return SimpleNamespace(session_hash=session, client=peer, headers=headers or {})
 
 
-def _asked(ask_handler: Any, text: str) -> list[list[Any]]:
+def _asked(ask_handler: Any, text: str, request: Any = None) -> list[list[Any]]:
     async def collect() -> list[list[Any]]:
-        return [row async for row in ask_handler({"text": text, "files": []}, None, _request())]
+        sent = {"text": text, "files": []}
+        return [row async for row in ask_handler(sent, None, request or _request())]
 
     return asyncio.run(collect())
 
@@ -168,3 +170,22 @@ def test_answers_stream_then_open_the_votes(
     assert all(row[-1] == "" for row in rows)
     assert all(vote["interactive"] is True for vote in last[4:-1])
     assert last[3] == {"__type__": "update", "interactive": True}
+
+
+def test_the_address_limit_keys_on_what_the_proxy_wrote(
+    space: tuple[ModuleType, ModuleType], make_arena: MakeArena, tmp_path: Path
+) -> None:
+    """Behind a proxy that appends to X-Forwarded-For, new sessions with made-up first entries
+    are still one address: the second ask over `asks_per_ip` is refused."""
+    app, _ = space
+    limits = {"ip_header": "x-forwarded-for", "asks_per_ip": 1}
+    arena = make_arena(limits=limits)
+    ask_handler = _handler(
+        app.build_app(ResultStore(ResultsLocation.local(tmp_path)), arena), "ask"
+    )
+    statuses = []
+    for number in (1, 2):
+        headers = {"x-forwarded-for": f"203.0.113.{number}, 198.51.100.7"}
+        rows = _asked(ask_handler, "hello", _request(f"session-{number}", headers))
+        statuses.append(rows[-1][-1])
+    assert statuses[0] == "" and statuses[1].startswith("Too many messages from this ip")

@@ -72,9 +72,15 @@ class Limits(_Strict):
     votes_per_ip: int = Field(default=60, gt=0, description="per window")
     ip_header: str | None = Field(
         default=None,
-        description="take the client address from this header's first entry (a Space's proxy "
-        "sets x-forwarded-for); default the connection's address. Only behind a proxy that "
-        "sets it: a client can send any header",
+        description="take the client address from this header (a Space's proxy sets "
+        "x-forwarded-for); default the connection's address. Only behind a proxy that sets "
+        "it: a client can send any header",
+    )
+    proxy_hops: int = Field(
+        default=1,
+        gt=0,
+        description="proxies in front that append to ip_header: the client's address is the "
+        "entry this many from the end (entries before it are the client's own to write)",
     )
     concurrent_answers: int = Field(
         default=16, gt=0, description="battles streaming at once in the Space (a queue beyond)"

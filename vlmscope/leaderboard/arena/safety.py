@@ -37,11 +37,28 @@ class CheckedImage:
     height: int
 
 
+def client_address(forwarded: str, proxy_hops: int, connection: str) -> str:
+    """The client's address from a forwarding header (`X-Forwarded-For: client, proxy1, ...`).
+
+    Each proxy appends the address it was reached from, so only the last `proxy_hops` entries
+    were written by proxies we trust; the first entries are whatever the client sent (taking
+    the first would let a client pick its own rate-limit key). A header with fewer entries
+    than hops gives its first; no header gives the connection's address."""
+    entries = [entry.strip() for entry in forwarded.split(",") if entry.strip()]
+    if not entries:
+        return connection
+    return entries[-proxy_hops] if len(entries) >= proxy_hops else entries[0]
+
+
 def check_prompt(text: str, limits: Limits) -> str:
     """The prompt with surrounding whitespace removed, or Refused."""
     stripped = text.strip()
     if not stripped:
         raise Refused("The prompt is empty.")
+    try:  # a lone surrogate (JSON allows "\ud83d") is no text any store or model can take
+        stripped.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise Refused(f"The prompt has an invalid character at position {err.start}.") from None
     if len(stripped) > limits.max_prompt_chars:
         raise Refused(
             f"The prompt has {len(stripped)} characters; the limit is {limits.max_prompt_chars}."
@@ -78,6 +95,8 @@ def check_image(data: bytes, limits: Limits, number: int = 1) -> CheckedImage:
         raise Refused(f"File {number} is not a readable image.") from err
     except Image.DecompressionBombError as err:
         raise Refused(f"Image {number} is too large to decode.") from err
+    # A camera JPEG carrying a multi-picture (MPO) block: a JPEG to every reader and model
+    kind = "JPEG" if kind == "MPO" else kind
     if kind not in limits.image_formats:
         raise Refused(
             f"Image {number} is {kind or 'of an unknown format'}; allowed: "

@@ -94,7 +94,8 @@ class Arena:
             "session": RateLimiter(limits.votes_per_session, limits.window_s, clock),
             "ip": RateLimiter(limits.votes_per_ip, limits.window_s, clock),
         }
-        self._opening = threading.Lock()
+        # held while a stored battle is read, checked and changed (a message, a vote)
+        self._changing = threading.Lock()
 
     def anonymous(self, session_key: str) -> str:
         """The session id the store keeps: a salted hash, never the page's own key."""
@@ -118,7 +119,7 @@ class Arena:
         if reason:
             raise Refused(f"The prompt was refused: {reason}")
         session = self.anonymous(session_key)
-        with self._opening:
+        with self._changing:
             if battle_id is None:
                 model_a, model_b = draw_pair(self.config.names, self.config.pairing, self.rng)
                 battle = Battle(
@@ -178,6 +179,7 @@ class Arena:
         finally:
             for task in tasks:
                 task.cancel()
+        texts = {side: storable(text) for side, text in texts.items()}
         answered = battle.answered_with(
             None if "a" in failed else texts["a"], None if "b" in failed else texts["b"]
         )
@@ -213,14 +215,15 @@ class Arena:
             if standing["judge"] != session:
                 raise Refused("This battle was not shown to you.")
             return _reveal(standing, stored_now=False)
-        battle = self._shown(battle_id, session)
-        if battle.failed:
-            raise Refused("A model failed to answer; this battle takes no vote.")
-        if not battle.answered:
-            raise Refused("Both answers must arrive before the vote.")
-        language = prompt_language(battle.exchanges[0].text)  # the first prompt, as FastChat
-        record = vote_record(battle, winner, self.clock(), language)
-        stood = self.store.record_vote(replace(battle, winner=winner), record)
+        with self._changing:  # a message opened meanwhile would be lost from the voted battle
+            battle = self._shown(battle_id, session)
+            if battle.failed:
+                raise Refused("A model failed to answer; this battle takes no vote.")
+            if not battle.answered:
+                raise Refused("Both answers must arrive before the vote.")
+            language = prompt_language(battle.exchanges[0].text)  # the first prompt, as FastChat
+            record = vote_record(battle, winner, self.clock(), language)
+            stood = self.store.record_vote(replace(battle, winner=winner), record)
         return _reveal(stood, stored_now=stood is record)
 
     def _shown(self, battle_id: str, session: str) -> Battle:
@@ -230,6 +233,12 @@ class Arena:
         if battle is None or battle.session != session:
             raise Refused("This battle was not shown to you.")
         return battle
+
+
+def storable(text: str) -> str:
+    """`text` as UTF-8 can hold it: surrogate halves streamed in separate pieces joined into
+    their character, a lone one (JSON lets a server send `"\\ud83d"`) made U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _within(limiters: Mapping[str, RateLimiter], session_key: str, ip: str, what: str) -> None:
