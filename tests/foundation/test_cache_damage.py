@@ -80,12 +80,12 @@ def run_loop(out: Path) -> None:
 
 
 def details(out: Path) -> dict[str, tuple]:
-    rows = load_folder(result_dir(out, "oracle", "colours"), "details")
+    rows = load_folder(result_dir(out, "oracle", "colours", LIMIT), "details")
     return {r["sample_id"]: (r["response"], r["scores"], r["status"], r["error"]) for r in rows}
 
 
 def run_counts(out: Path) -> dict:
-    summary = load_folder(result_dir(out, "oracle", "colours"), "summary")[0]
+    summary = load_folder(result_dir(out, "oracle", "colours", LIMIT), "summary")[0]
     return json.loads(summary["run_counts"])
 
 

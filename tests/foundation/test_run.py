@@ -19,7 +19,7 @@ def test_run_writes_loadable_results_and_reuses_cache(tmp_path, capsys):
     table = capsys.readouterr().out
     assert "oracle" in table and "accuracy=1" in table
 
-    folder = result_dir(out, "oracle", "colours")
+    folder = result_dir(out, "oracle", "colours", 10)
     details = datasets.load_dataset(
         str(folder), "details", split="test", cache_dir=str(tmp_path / "c")
     )
@@ -32,20 +32,26 @@ def test_run_writes_loadable_results_and_reuses_cache(tmp_path, capsys):
     assert summary["config_hash"] and "torch" in json.loads(summary["package_versions"])
 
     assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out), "--limit", "12"]) == 0
-    counts = json.loads(load_folder(folder, "summary")[0]["run_counts"])
+    summary = load_folder(result_dir(out, "oracle", "colours", 12), "summary")[0]
+    counts = json.loads(summary["run_counts"])
     assert counts["cached"] == 10 and counts["generated"] == 2
 
 
 def test_the_summary_records_the_limit(tmp_path):
-    """A `--limit` run says so in its summary (the leaderboard never shows it over a full run);
-    a full run writes null."""
+    """A `--limit` run says so in its summary (the leaderboard never shows it over a full run)
+    and is written beside the full run's result, which it never replaces; a full run writes
+    null."""
     out = tmp_path / "results"
     folder = result_dir(out, "oracle", "colours")
     assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out)]) == 0
-    assert load_folder(folder, "summary")[0]["limit"] is None
+    full = load_folder(folder, "summary")[0]
+    assert full["limit"] is None
     assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out), "--limit", "3"]) == 0
-    summary = load_folder(folder, "summary")[0]
+    limited = result_dir(out, "oracle", "colours", 3)
+    assert limited == folder.with_name("colours-limit3")
+    summary = load_folder(limited, "summary")[0]
     assert (summary["limit"], summary["n_samples"]) == (3, 3)
+    assert load_folder(folder, "summary")[0] == full  # the full result is still there
 
 
 def test_unknown_model_filter_is_an_error(tmp_path, capsys):
@@ -67,7 +73,9 @@ def test_push_to_hub_uploads_the_results_folder(tmp_path, monkeypatch):
             calls["upload"] = kw
             folder = Path(kw["folder_path"])
             # what gets uploaded is the folder load_dataset opens
-            calls["loaded"] = len(load_folder(result_dir(folder, "oracle", "colours"), "details"))
+            calls["loaded"] = len(
+                load_folder(result_dir(folder, "oracle", "colours", 3), "details")
+            )
 
     monkeypatch.setattr("huggingface_hub.HfApi", FakeApi)
     out = tmp_path / "r"
@@ -96,3 +104,17 @@ def test_shares_cover_every_item_once(world):
     shares = [ProcessGroup(rank=r, world_size=world).share(items) for r in range(world)]
     assert sorted(x for s in shares for x in s) == items
     assert max(map(len, shares)) - min(map(len, shares)) <= 1
+
+
+def test_a_track_with_no_rows_still_writes_its_result(tmp_path):
+    """An empty data file gives an empty result, not a crash after generation."""
+    import pyarrow.parquet as pq
+
+    from tests.leaderboard.fabricate import track_result
+    from vlmscope.runner.results import write_result
+
+    folder = write_result(tmp_path, track_result("oracle", "colours", {"accuracy": 0.0}, []))
+    assert folder == result_dir(tmp_path, "oracle", "colours")
+    (shard,) = (folder / "details").glob("*.parquet")
+    assert pq.read_table(shard).num_rows == 0  # (datasets' loader refuses an empty shard)
+    assert json.loads(load_folder(folder, "summary")[0]["scores"]) == {"accuracy": 0.0}

@@ -306,7 +306,7 @@ def test_vlmscope_run_generates_caches_and_reuses(
     assert sum(len(call) for call in engine.calls) == 9
     assert max(len(call) for call in engine.calls) <= 4
 
-    folder = result_dir(out, "fast-vlm", "colours")
+    folder = result_dir(out, "fast-vlm", "colours", 9)
     details = load_folder(folder, "details")
     assert len(details) == 9 and {row["status"] for row in details} == {"ok"}
     with_images = [row for row in details if json.loads(row["scores"])["accuracy"] == 1.0]

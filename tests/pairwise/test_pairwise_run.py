@@ -194,3 +194,21 @@ def test_a_board_that_cannot_be_fitted_is_reported_not_fatal(tmp_path):
     assert board.result_dir is None and "is the same for every battle" in str(board.error)
     assert not board_dir(tmp_path, "colours_pairwise").exists()
     assert all(t.result_dir is not None and t.result_dir.exists() for t in report.tracks)
+
+
+def test_a_limited_run_writes_its_board_beside_the_full_one(tmp_path):
+    """A `--limit` run's joint board goes to `boards/<track>-limit<N>`: the full board stays on
+    disk, and the Space shows it however newer the limited one is."""
+    from vlmscope.leaderboard.load import ResultsLocation
+    from vlmscope.leaderboard.store import ResultStore
+
+    with OpenAIStub(replies) as stub:
+        full = _config(tmp_path, stub.base_url, 0)
+        run(full)
+        full_board = _board(tmp_path)
+        run(full.model_copy(update={"limit": 2}))
+    assert _board(tmp_path) == full_board
+    (limited,) = load_folder(board_dir(tmp_path, TRACK, 2), "summary")
+    assert limited["limit"] == 2 and json.loads(limited["board"]) != full_board
+    shown = ResultStore(ResultsLocation.local(tmp_path)).boards[TRACK]
+    assert shown.limit is None and shown.board.to_json() == full_board

@@ -108,6 +108,7 @@ def test_demo_config_with_a_judge_served_by_transformers_serve(tmp_path: Path) -
         )
         assert summary["n_graded"] + summary["n_judge_unparseable"] == 2
         assert set(summary["outcomes"]) <= {"ok", "judge_unparseable"}
-        details = load_folder(result_dir(raw["output_dir"], track.model, "simplevqa"), "details")
+        folder = result_dir(raw["output_dir"], track.model, "simplevqa", raw["limit"])
+        details = load_folder(folder, "details")
         assert len(details) == 4
         assert all(1 <= len(json.loads(e)["grader_replies"]) <= 2 for e in details["extra"])

@@ -11,9 +11,9 @@ shows as a missing number.
 
 Formats (`format_version`, missing = 1): 1, the first release, has the columns of
 `SUMMARY_COLUMNS` and no boards; 2 adds `format_version` and rating boards, folders of their
-own whose row has `kind` = "rating_board" and the board as JSON. A model's summary may carry
-`limit`, the `--limit` of a debug run (null or -1: a full run); one without the column (every
-summary written before it was added) is a full run.
+own whose row has `kind` = "rating_board" and the board as JSON. A model's summary, and a
+run's board, may carry `limit`, the `--limit` of a debug run (null or -1: a full run); one
+without the column (every row written before it was added) is a full run.
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def latest_per_run(records: Iterable[SummaryRecord]) -> list[SummaryRecord]:
     return sorted(latest.values(), key=lambda r: (r.track, r.model))
 
 
-def _preference(record: SummaryRecord) -> tuple[bool, str]:
+def _preference(record: SummaryRecord | BoardRecord) -> tuple[bool, str]:
     """Full runs before limited ones, then the one that finished last."""
     return (not record.limited, record.finished_at)
 
@@ -242,6 +242,12 @@ class BoardRecord:
     started_at: str
     finished_at: str
     folder: Path
+    limit: int | None = None
+    """The run's `--limit`, None for a full run or a ratings command."""
+
+    @property
+    def limited(self) -> bool:
+        return self.limit is not None
 
 
 def by_model(records: Iterable[SummaryRecord], track: str) -> dict[str, SummaryRecord]:
@@ -274,13 +280,15 @@ def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
         started_at=_text(row, "started_at"),
         finished_at=_text(row, "finished_at"),
         folder=folder,
+        limit=_limit(row),
     )
 
 
 def latest_per_track(records: Iterable[BoardRecord]) -> dict[str, BoardRecord]:
-    """One board per track, the one that finished last (a re-rating replaces a board)."""
+    """One board per track: the one that finished last (a re-rating replaces a board), a
+    `--limit` run's board only where no full board is there (as `latest_per_run`)."""
     latest: dict[str, BoardRecord] = {}
     for record in records:
-        if record.track not in latest or record.finished_at >= latest[record.track].finished_at:
+        if record.track not in latest or _preference(record) >= _preference(latest[record.track]):
             latest[record.track] = record
     return dict(sorted(latest.items()))

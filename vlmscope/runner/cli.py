@@ -13,6 +13,7 @@ from vlmscope.cache import CacheDamaged
 from vlmscope.config import ConfigError, RunConfig, load_config
 from vlmscope.dependencies import MissingDependency
 from vlmscope.runner.output_lock import OutputLocked
+from vlmscope.runner.results import limited_name
 
 DESCRIPTION = """\
 Run the models of a config on its tracks: generate (batched, cached, split across the processes
@@ -101,7 +102,8 @@ def handle(args: argparse.Namespace) -> int:
         if config.note:
             print("\n" + config.note.strip())
         print(
-            f"\nresults: {config.output_dir}/<model>/<track>/ (details + summary datasets)\n"
+            f"\nresults: {config.output_dir}/<model>/{limited_name('<track>', config.limit)}/ "
+            "(details + summary datasets)\n"
             f"next: VLMSCOPE_RESULTS_DIR={config.output_dir} python leaderboard_space/app.py"
             "   # browse them at http://127.0.0.1:7860"
         )

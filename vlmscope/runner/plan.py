@@ -55,7 +55,7 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
                 )
         for model in model_names:
             try:
-                check_owner(result_dir(config.output_dir, model, track.name), model)
+                check_owner(result_dir(config.output_dir, model, track.name, config.limit), model)
             except ResultConflict as err:
                 raise ConfigError(f"{source}: models: {err}") from None
         missing = tuple(d for d in track.dependencies() if d.missing)

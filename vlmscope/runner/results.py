@@ -59,8 +59,14 @@ class TrackResult:
     run, which the leaderboard marks and never shows in place of a full one."""
 
 
-def result_dir(output_dir: str | Path, model: str, track: str) -> Path:
-    return Path(output_dir) / folder_name(model) / track
+def result_dir(output_dir: str | Path, model: str, track: str, limit: int | None = None) -> Path:
+    """`<model>/<track>`, or `<model>/<track>-limit<N>` for a `--limit N` run: a debug run never
+    replaces a full run's result (the Space then shows the full one)."""
+    return Path(output_dir) / folder_name(model) / limited_name(track, limit)
+
+
+def limited_name(name: str, limit: int | None) -> str:
+    return name if limit is None else f"{name}-limit{limit}"
 
 
 def details_rows(result: TrackResult) -> list[dict[str, Any]]:
@@ -139,9 +145,14 @@ def check_owner(folder: Path, model: str) -> None:
 
 
 def write_result(output_dir: str | Path, result: TrackResult) -> Path:
-    folder = result_dir(output_dir, result.model, result.track)
+    folder = result_dir(output_dir, result.model, result.track, result.limit)
     check_owner(folder, result.model)
-    details = datasets.Dataset.from_list(details_rows(result), features=_DETAILS_FEATURES)
+    rows = details_rows(result)
+    # from_dict, not from_list: a track with no rows still gets its (empty) details
+    details = datasets.Dataset.from_dict(
+        {name: [row[name] for row in rows] for name in _DETAILS_FEATURES},
+        features=_DETAILS_FEATURES,
+    )
     summary = datasets.Dataset.from_list([summary_row(result)], features=_SUMMARY_FEATURES)
     export_folder(
         folder,
@@ -169,10 +180,13 @@ class BoardResult:
     config_hash: str
     started_at: str
     finished_at: str
+    limit: int | None = None
+    """The run's `--limit`, None for a full run or a ratings command."""
 
 
-def board_dir(output_dir: str | Path, track: str) -> Path:
-    return Path(output_dir) / BOARDS_DIR / folder_name(track)
+def board_dir(output_dir: str | Path, track: str, limit: int | None = None) -> Path:
+    """`boards/<track>`, or `boards/<track>-limit<N>` for a `--limit N` run's joint board."""
+    return Path(output_dir) / BOARDS_DIR / folder_name(limited_name(track, limit))
 
 
 def write_board_result(folder: str | Path, result: BoardResult) -> Path:
@@ -190,6 +204,7 @@ def write_board_result(folder: str | Path, result: BoardResult) -> Path:
             "package_versions": json.dumps(package_versions(), sort_keys=True),
             "started_at": result.started_at,
             "finished_at": result.finished_at,
+            "limit": result.limit,
         }
     ]
     detail_rows = [
@@ -285,6 +300,7 @@ _BOARD_SUMMARY_FEATURES = datasets.Features(
         "package_versions": _S,
         "started_at": _S,
         "finished_at": _S,
+        "limit": _I,  # null: a full run (a board written before this column reads as one)
     }
 )
 _BOARD_DETAILS_FEATURES = datasets.Features(

@@ -233,7 +233,7 @@ def aggregate_all(
         if joint is None:
             continue
         folder = write_board_result(
-            board_dir(config.output_dir, plan.track.name),
+            board_dir(config.output_dir, plan.track.name, config.limit),
             BoardResult(
                 track=plan.track.name,
                 board=joint.board,
@@ -242,6 +242,7 @@ def aggregate_all(
                 config_hash=config.config_hash(),
                 started_at=started_at,
                 finished_at=utc_now(),
+                limit=config.limit,
             ),
         )
         boards.append(BoardReport(plan.track.name, len(joint.board.models), folder))
