@@ -10,7 +10,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import datasets
@@ -33,6 +33,7 @@ def export_folder(
     split: str = "test",
     default: str | None = None,
     shard_rows: int = 5000,
+    extra_files: Callable[[Path], None] | None = None,
 ) -> Path:
     """Write each config to `folder/<config>/<split>-0000i-of-0000n.parquet` and a README card.
 
@@ -40,7 +41,9 @@ def export_folder(
     reader finds the old folder or the new one, never a mix or a half-written shard; a failure
     (a full disk) leaves the old folder as it was. Old shards of a rewritten config are gone, so
     a re-export never mixes runs; everything else in the folder (other configs, files a track
-    wrote next to them) is carried over.
+    wrote next to them) is carried over, unless `extra_files` is given: it writes the rest of
+    the new folder (a track's own tables) into the temporary copy, and nothing of the old
+    folder is kept, so a file the new run does not write is not left from an old one.
     """
     folder = Path(folder)
     real = folder.resolve()  # a symlinked folder is rewritten where it points, link kept
@@ -52,9 +55,11 @@ def export_folder(
     _remove(staging)  # left by a killed earlier run of this same process id
     try:
         staging.mkdir()
-        if real.is_dir():
+        if real.is_dir() and extra_files is None:
             _carry_over(real, staging, skip={*configs, README})
         _write_configs(staging, configs, title, description, split, default, shard_rows)
+        if extra_files is not None:
+            extra_files(staging)
         _swap_in(staging, real)
     except OSError as err:
         raise _naming(folder, err) from err

@@ -1,6 +1,7 @@
 """The whole path on the test track with the oracle: config -> run -> result datasets."""
 
 import json
+import os
 from pathlib import Path
 
 import datasets
@@ -62,6 +63,25 @@ def test_unknown_model_filter_is_an_error(tmp_path, capsys):
     assert "--models: nobody" in capsys.readouterr().err
 
 
+def test_a_filter_naming_nothing_is_an_error_before_anything_is_written(tmp_path, capsys):
+    out = tmp_path / "out"
+    code = run_eval.main(["--config", str(CONFIG), "--output-dir", str(out), "--tracks", " , "])
+    assert code == 2
+    assert "--tracks: no name given (have: colours)" in capsys.readouterr().err
+    assert not out.exists()  # no lock, no cache: nothing ran
+
+
+def test_a_data_dir_that_is_not_there_names_the_track_in_the_config(tmp_path, capsys):
+    config = tmp_path / "c.yaml"
+    missing = tmp_path / "no_such_dir"
+    config.write_text(
+        f"models: [{{backend: oracle}}]\ntracks: [{{name: megabench, data_dir: {missing}}}]\n"
+    )
+    assert run_eval.main(["--config", str(config), "--output-dir", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"{config}: tracks.0 (megabench): " in err and str(missing) in err
+
+
 def test_push_to_hub_uploads_the_results_folder(tmp_path, monkeypatch):
     calls = {}
 
@@ -118,3 +138,23 @@ def test_a_track_with_no_rows_still_writes_its_result(tmp_path):
     (shard,) = (folder / "details").glob("*.parquet")
     assert pq.read_table(shard).num_rows == 0  # (datasets' loader refuses an empty shard)
     assert json.loads(load_folder(folder, "summary")[0]["scores"]) == {"accuracy": 0.0}
+
+
+def test_a_new_result_replaces_the_old_folder_whole_with_the_tracks_files(tmp_path):
+    """The track's own files are written with the datasets, before the folder is swapped in,
+    and a file the new run does not write (no table this time) is not left from the old one."""
+    from tests.leaderboard.fabricate import track_result
+    from vlmscope.runner.results import write_result
+
+    result = track_result("m", "probench", {"score": 1.0}, [])
+    written_into = []
+
+    def table(folder: Path) -> None:
+        written_into.append((folder, (folder / "summary").is_dir()))
+        (folder / "table.md").write_text("| old |\n")
+
+    folder = write_result(tmp_path, result, table)
+    assert (folder / "table.md").read_text() == "| old |\n"
+    assert written_into == [(folder.with_name(f".probench.tmp-{os.getpid()}"), True)]
+    write_result(tmp_path, result)
+    assert not (folder / "table.md").exists() and (folder / "summary").is_dir()

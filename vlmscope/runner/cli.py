@@ -77,6 +77,8 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
     names = [w.strip() for w in wanted.split(",") if w.strip()]
     known = [i.name for i in items]
+    if not names:
+        raise ConfigError(f"{flag}: no name given (have: {', '.join(known)})")
     unknown = [n for n in names if n not in known]
     if unknown:
         raise ConfigError(

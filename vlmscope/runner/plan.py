@@ -45,7 +45,7 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
             raise ConfigError(f"{source}: {field}.name: {err}") from None
         try:
             track = build_track(track_config, limit=config.limit)
-        except (ValueError, TypeError) as err:
+        except (ValueError, TypeError, OSError) as err:  # OSError: a data_dir not there
             raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
         for option, model in track.required_models().items():
             if model not in model_names:

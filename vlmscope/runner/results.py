@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import platform
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -144,7 +144,13 @@ def check_owner(folder: Path, model: str) -> None:
         )
 
 
-def write_result(output_dir: str | Path, result: TrackResult) -> Path:
+def write_result(
+    output_dir: str | Path,
+    result: TrackResult,
+    write_files: Callable[[Path], None] | None = None,
+) -> Path:
+    """The (model, track) result folder, replaced whole: the datasets and, through
+    `write_files`, the track's own files (nothing from an earlier run stays)."""
     folder = result_dir(output_dir, result.model, result.track, result.limit)
     check_owner(folder, result.model)
     rows = details_rows(result)
@@ -163,8 +169,13 @@ def write_result(output_dir: str | Path, result: TrackResult) -> Path:
             "`summary`: the track's scores with counts by status, config hash and versions."
         ),
         default="summary",
+        extra_files=write_files or _no_files,  # given either way: nothing of an old run is kept
     )
     return folder
+
+
+def _no_files(folder: Path) -> None:
+    """The track writes no files of its own."""
 
 
 @dataclass

@@ -125,8 +125,7 @@ def _score_one(
             "by_rank": {str(k): v for k, v in report.by_rank.items()},
         },
     )
-    report.result_dir = write_result(config.output_dir, result)
-    track_report.write_files(report.result_dir)
+    report.result_dir = write_result(config.output_dir, result, track_report.write_files)
     report.summary = summary
     report.outcomes = dict(sorted(_count(s.outcome for s in scored).items()))
     report.seconds += time.monotonic() - started
