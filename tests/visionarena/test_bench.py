@@ -353,3 +353,22 @@ def test_the_shipped_anchor_answers_say_they_are_sample_answers() -> None:
     assert [r["question_id"] for r in records] == BENCH_IDS
     assert all("NOT an answer of GPT-4-Turbo" in r["note"] for r in records)
     assert {r["model"] for r in records} == {"sample-anchor"}
+
+
+def test_the_oracle_answers_a_changed_anchor_file_anew(tmp_path: Path) -> None:
+    """The oracle answers with the anchor's texts; a new anchor file in the same output folder
+    is answered with its texts, not the old file's from the cache (the requests are the same)."""
+    out = tmp_path / "results"
+    for version in ("old", "new"):
+        anchor = _write_jsonl(
+            tmp_path / f"{version}.jsonl",
+            [{"question_id": q, "answer": f"{version} answer {q}"} for q in BENCH_IDS],
+        )
+        report = run(_bench_config(out, [{"backend": "oracle"}], {"anchor_answers": str(anchor)}))
+        (track,) = report.tracks
+        assert {q: d["response"] for q, d in _details(out, "oracle").items()} == {
+            q: f"{version} answer {q}" for q in BENCH_IDS
+        }
+    assert (track.cached, track.generated) == (0, len(BENCH_IDS))
+    report = run(_bench_config(out, [{"backend": "oracle"}], {"anchor_answers": str(anchor)}))
+    assert (report.tracks[0].cached, report.tracks[0].generated) == (len(BENCH_IDS), 0)

@@ -22,14 +22,15 @@ from typing import Any, Protocol, runtime_checkable
 from tqdm.auto import tqdm
 
 from vlmscope.cache import ResponseCache
-from vlmscope.config import ModelConfig, OracleModelConfig
-from vlmscope.messages import Request, Response, cache_key
+from vlmscope.config import ModelConfig
+from vlmscope.messages import Request, Response
 from vlmscope.models.base import Backend
 from vlmscope.models.registry import build_backend, commit_every
+from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.distributed import ProcessGroup, local_device
 from vlmscope.runner.plan import PlannedTrack
 from vlmscope.tracks.base import Sample, Track
-from vlmscope.tracks.conversation import reference_turns, turn_count, walk_conversations
+from vlmscope.tracks.conversation import turn_count, walk_conversations
 
 
 @dataclass
@@ -59,20 +60,14 @@ def generate_model(
 ) -> list[TrackReport]:
     """Every track's requests of one model; the backend is loaded once for all of them."""
     samples_by_track = [p.track.samples(model_config) for p in planned]
-    references = (
-        {
-            request.content_hash(): reference
-            for samples in samples_by_track
-            for s in samples
-            for request, reference in reference_turns(s)
-        }
-        if isinstance(model_config, OracleModelConfig)  # only the oracle answers with them
-        else None
-    )
+    references = oracle_references(model_config, samples_by_track)
     backend = build_backend(model_config, device=local_device(), references=references)
+    keys_of = AnswerKeys(backend.identity, references)
     reports = []
     for plan, samples in zip(planned, samples_by_track, strict=True):
-        reports.append(_generate_track(model_config, plan.track, samples, backend, cache, group))
+        reports.append(
+            _generate_track(model_config, plan.track, samples, backend, keys_of, cache, group)
+        )
     del backend
     return reports
 
@@ -82,6 +77,7 @@ def _generate_track(
     track: Track,
     samples: Sequence[Sample],
     backend: Backend,
+    keys_of: AnswerKeys,
     cache: ResponseCache,
     group: ProcessGroup,
 ) -> TrackReport:
@@ -92,11 +88,10 @@ def _generate_track(
     again once; a failure from this run stands (and ends its conversation).
     """
     started = time.monotonic()
-    identity = backend.identity
     asked: set[str] = set()
 
     def answered(requests: list[Request]) -> list[Response | None]:
-        keys = [cache_key(identity, r) for r in requests]
+        keys = [keys_of(r) for r in requests]
         stored = cache.get_many(keys)
         return [
             found if found is not None and (found.ok or key in asked) else None
@@ -122,7 +117,7 @@ def _generate_track(
     )
     with bar:
         while requests := [c.next_request for c in conversations if c.next_request is not None]:
-            keys = [cache_key(identity, r) for r in requests]
+            keys = [keys_of(r) for r in requests]
             pending = sorted(range(len(requests)), key=lambda i: _size_hint(requests[i]))
             # Every process must split the same pending list: none may commit an answer before
             # all have read the cache, or a slower process would skip work a faster one never took.

@@ -25,11 +25,12 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from vlmscope.cache import ResponseCache
-from vlmscope.config import ModelConfig, RunConfig
+from vlmscope.config import ModelConfig, OracleModelConfig, RunConfig
 from vlmscope.judges.client import Judge
-from vlmscope.messages import Request, Response, cache_key
+from vlmscope.messages import Request, Response
 from vlmscope.models.registry import build_backend
 from vlmscope.ratings.fit_checks import FitError
+from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.distributed import local_device
 from vlmscope.runner.generate import TrackReport, utc_now
 from vlmscope.runner.plan import PlannedTrack
@@ -58,7 +59,7 @@ def score_all(
 ) -> dict[str, dict[str, ModelResult]]:
     """Score and write every (model, track); returns each track's results by model."""
     judges = _Judges(cache)
-    answers = _CachedResponses(config, cache)
+    answers = _CachedResponses(config, cache, planned)
     by_pair = {(r.model, r.track): r for r in reports}
     results: dict[str, dict[str, ModelResult]] = {p.track.name: {} for p in planned}
     for model_config in config.models:
@@ -82,10 +83,10 @@ def _score_one(
     started = time.monotonic()
     track = plan.track
     samples = track.samples(model_config)
-    identity = answers.identity(model_config.name)
+    keys_of = answers.keys(model_config.name)
 
     def stored(requests: list[Request]) -> list[Response | None]:
-        keys = [cache_key(identity, r) for r in requests]
+        keys = [keys_of(r) for r in requests]
         found = cache.get_many(keys)
         return [found.get(k) for k in keys]
 
@@ -99,7 +100,7 @@ def _score_one(
     scored = _score(track, samples, responses, context)
     track_report = track.summarize(samples, scored)
     summary = track_report.summary()
-    summary["generation"] = generation_facts(samples, identity)
+    summary["generation"] = generation_facts(samples, keys_of.identity)
     if report.batching:  # batches that failed, and what the backend did instead (not scores)
         summary["generation"]["batching_fallback"] = report.batching
     if judge is not None:
@@ -173,22 +174,30 @@ class _Judges:
 class _CachedResponses:
     """A model's cached answer to a request, looked up by the model's name in the config."""
 
-    def __init__(self, config: RunConfig, cache: ResponseCache) -> None:
+    def __init__(
+        self, config: RunConfig, cache: ResponseCache, planned: Sequence[PlannedTrack]
+    ) -> None:
         self._models = {m.name: m for m in config.models}
         self._cache = cache
-        self._identities: dict[str, dict[str, Any]] = {}
+        self._planned = planned
+        self._keys: dict[str, AnswerKeys] = {}
 
-    def identity(self, model: str) -> dict[str, Any]:
+    def keys(self, model: str) -> AnswerKeys:
+        """The model's answer keys, as the generate phase made them."""
         if model not in self._models:
             raise KeyError(
                 f"model {model!r} is not in the run config (have: {', '.join(self._models)})"
             )
-        if model not in self._identities:  # building a backend loads no weights
-            self._identities[model] = build_backend(self._models[model]).identity
-        return self._identities[model]
+        if model not in self._keys:  # building a backend loads no weights
+            config = self._models[model]
+            oracle = isinstance(config, OracleModelConfig)  # only its keys need the samples
+            samples = [p.track.samples(config) for p in self._planned] if oracle else []
+            references = oracle_references(config, samples)
+            self._keys[model] = AnswerKeys(build_backend(config).identity, references)
+        return self._keys[model]
 
     def get(self, model: str, request: Request) -> Response | None:
-        return self._cache.get(cache_key(self.identity(model), request))
+        return self._cache.get(self.keys(model)(request))
 
 
 def _count(items: Any) -> dict[str, int]:
