@@ -82,6 +82,18 @@ def test_a_data_dir_that_is_not_there_names_the_track_in_the_config(tmp_path, ca
     assert f"{config}: tracks.0 (megabench): " in err and str(missing) in err
 
 
+@pytest.mark.parametrize("track", ["simplevqa", "visionarena_bench"])
+def test_a_subset_of_a_track_without_subsets_is_an_error(tmp_path, capsys, track):
+    """Silently ignoring `subset:` would score the whole track under a subset's name."""
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "models: [{backend: oracle}]\n"
+        f"tracks: [{{name: {track}, subset: foo, judge: {{backend: coin}}}}]\n"
+    )
+    assert run_eval.main(["--config", str(config), "--output-dir", str(tmp_path / "o")]) == 2
+    assert f"tracks.0 ({track}): subset: 'foo': " in capsys.readouterr().err
+
+
 def test_push_to_hub_uploads_the_results_folder(tmp_path, monkeypatch):
     calls = {}
 

@@ -72,6 +72,8 @@ class SimpleVQATrack(TrackBase):
     unrepeatable; a verdict is one letter or a one-entry JSON dict, well within 512 tokens."""
 
     def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
+        if config.subset is not None:
+            raise ValueError(f"subset: {config.subset!r}: SimpleVQA has no subsets to pick")
         self.options = _validated_options(config.options)
         try:
             self.grader = load_grader_prompt(self.options.grader_prompt, self.options.reply_format)

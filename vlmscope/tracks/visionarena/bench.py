@@ -49,6 +49,8 @@ class VisionArenaBenchTrack(PairwiseScoring):
     name: ClassVar[str] = "visionarena_bench"
 
     def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
+        if config.subset is not None:
+            raise ValueError(f"subset: {config.subset!r}: VisionArena-Bench has no subsets to pick")
         self.options = options = BenchOptions.model_validate(config.options)
         if config.judge is None:
             raise ValueError(
