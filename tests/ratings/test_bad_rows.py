@@ -97,6 +97,8 @@ BATTLE_PROBES = [
         "conv_metadata.bold_count_a.**",
     ),
     Probe("string tstamp", _set("tstamp", "yesterday"), "bad_number", "tstamp"),
+    Probe("string anony", _set("anony", "false"), "bad_flag", "anony"),  # would count as true
+    Probe("null anony", _set("anony", None), "bad_flag", "anony"),  # would drop the battle
 ]
 
 VERDICT_PROBES = [

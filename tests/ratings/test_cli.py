@@ -252,6 +252,8 @@ def test_plain_run_is_seeded_and_anchorable(tmp_path: Path) -> None:
     "argv",
     [
         ["battles", str(BATTLES_FILE), "--anchor", "no-value"],
+        ["battles", str(BATTLES_FILE), "--anchor", "glm-4v-72b-07=nan"],
+        ["battles", str(BATTLES_FILE), "--anchor", "glm-4v-72b-07=inf"],
         ["battles", str(BATTLES_FILE), "--system", "elo", "--style-control"],
         ["battles", str(BATTLES_FILE), "--bootstrap", "0"],
         [
@@ -290,3 +292,16 @@ def test_help_explains_inputs_and_references(capsys) -> None:
         text = capsys.readouterr().out
         for word in words:
             assert word in text
+
+
+@pytest.mark.parametrize("categories", [[], ["--category", "ocr"]])
+def test_an_anchor_on_no_battles_is_an_error_not_an_unpinned_board(
+    tmp_path: Path, capsys, categories: list[str]
+) -> None:
+    """A typo in --anchor left the ratings unpinned while the settings said pinned; the
+    streamed path (no categories) and the record path say so alike."""
+    argv = ["battles", str(BATTLES_FILE), "--anchor", "glm-4v-72b-7=1200", *categories]
+    args = _parser().parse_args(["ratings", *argv, "--out", str(tmp_path / "x.json")])
+    assert args.func(args) == 2
+    assert "--anchor: 'glm-4v-72b-7' has no battles on the board" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()

@@ -7,6 +7,7 @@ Bad settings and bad input rows end as one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -122,6 +123,7 @@ def rate_battles(args: argparse.Namespace) -> RatedFile:
     board = battle_board(
         checked.rows, settings, categories=categories, style_companion=args.style_control
     )
+    board = _anchored(board, anchor_model)
     return RatedFile(
         board=with_skipped_rows(board, checked.skipped),
         details=select_board_battles(checked.rows, settings.category),
@@ -141,6 +143,7 @@ def _stream_battles(args: argparse.Namespace, settings: Any, request: dict[str, 
         args.file, style=args.style_control, skip_bad_rows=args.skip_bad_rows
     )
     board = board_from_battles(streamed.battles, settings, style_companion=args.style_control)
+    board = _anchored(board, settings.anchor_model)
     return RatedFile(
         board=with_skipped_rows(board, streamed.skipped),
         details=(),
@@ -221,9 +224,23 @@ def _parse_anchor(text: str | None) -> tuple[str | None, float | None]:
     if not sep or not model:
         raise ValueError(f"--anchor: expected MODEL=VALUE, got {text!r}")
     try:
-        return model, float(value)
+        rating = float(value)
     except ValueError:
         raise ValueError(f"--anchor: {value!r} is not a number") from None
+    if not math.isfinite(rating):
+        raise ValueError(f"--anchor: {value!r} is not a finite rating")
+    return model, rating
+
+
+def _anchored(board: RatingBoard, anchor_model: str | None) -> RatingBoard:
+    """The board, once its `--anchor` model is known to be on it: an anchor naming a model
+    with no battles (a typo) would leave the ratings unpinned while the settings say pinned."""
+    if anchor_model is not None and anchor_model not in board.models:
+        raise ValueError(
+            f"--anchor: {anchor_model!r} has no battles on the board "
+            f"(models: {', '.join(sorted(board.models))})"
+        )
+    return board
 
 
 def _reason(error: Exception) -> str:

@@ -44,6 +44,7 @@ BAD_WINNER = "bad_winner"
 BAD_NUMBER = "bad_number"
 MISSING_FIELD = "missing_field"
 BAD_GAMES = "bad_games"
+BAD_FLAG = "bad_flag"
 SKIP_REASONS = (
     NOT_JSON,
     MISSING_MODEL,
@@ -52,6 +53,7 @@ SKIP_REASONS = (
     BAD_NUMBER,
     MISSING_FIELD,
     BAD_GAMES,
+    BAD_FLAG,
 )
 
 T = TypeVar("T")
