@@ -300,3 +300,20 @@ def test_an_anchor_pinned_on_both_boards_is_left_out() -> None:
     assert board_agreement(x, y).excluded == ("a",)
     with pytest.raises(ValueError, match="need two"):
         board_agreement(board({"a": 1000, "b": 1}, anchor="a"), board({"a": 1000, "b": 2}, "a"))
+
+
+def test_the_anchor_a_reference_preset_pins_is_left_out() -> None:
+    """FastChat's preset pins mixtral-8x7b-instruct-v0.1 at 1114 without naming an anchor in
+    the settings; that model is pinned all the same, when it is on the board."""
+    mixtral = "mixtral-8x7b-instruct-v0.1"
+    ratings = {mixtral: 1114, "b": 1200, "c": 900, "d": 1000}
+
+    def fastchat(values: dict[str, float]) -> RatingBoard:
+        return replace(board(values), settings=BoardSettings(reference="fastchat"))
+
+    x, y = fastchat(ratings), fastchat({**ratings, "c": 1300})
+    assert board_agreement(x, y).excluded == (mixtral,)
+    assert board_agreement(x, y, exclude_pinned=False).excluded == ()
+    without = fastchat({"b": 1200, "c": 900, "d": 1000})
+    assert board_agreement(without, without).excluded == ()  # the preset's anchor is not there
+    assert board_agreement(board(ratings), board(ratings)).excluded == ()  # no preset

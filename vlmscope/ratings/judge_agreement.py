@@ -44,6 +44,7 @@ from vlmscope.judges.verdicts import (
     parse_verdict,
 )
 from vlmscope.ratings.agreement import ELO_SCALE, AgreementReport, compare_leaderboards
+from vlmscope.ratings.battle_presets import BATTLE_REFERENCES, BattleSettings
 from vlmscope.ratings.board import RatingBoard
 from vlmscope.ratings.row_checks import MISSING_FIELD, BadRowError, check_file, model_name
 from vlmscope.ratings.verdict_records import VerdictRecord
@@ -243,11 +244,19 @@ def judge_human_agreement(
 
 def pinned_model(board: RatingBoard) -> str | None:
     """The model a board fixes rather than rates: its anchor, else a verdict board's baseline
-    (ProBench pins it at 1114, arena-hard v0.1 at 1000 or 1114, arena-hard v2 at 50%)."""
+    (ProBench pins it at 1114, arena-hard v0.1 at 1000 or 1114, arena-hard v2 at 50%), else
+    the anchor a battle board's reference preset pins when that model is on the board
+    (FastChat: mixtral-8x7b-instruct-v0.1 at 1114)."""
     if board.settings.anchor_model is not None:
         return board.settings.anchor_model
     baseline = board.settings.extra.get("baseline")
-    return baseline if isinstance(baseline, str) and baseline else None
+    if isinstance(baseline, str) and baseline:
+        return baseline
+    if board.settings.reference in BATTLE_REFERENCES:
+        anchor = BattleSettings(reference=board.settings.reference).anchor()
+        if anchor is not None and anchor.model in board.models:
+            return anchor.model
+    return None
 
 
 @dataclass(frozen=True)
