@@ -349,3 +349,47 @@ def test_the_commands_category_list_is_the_modules() -> None:
     from vlmscope.cli.visionarena import CATEGORIES
 
     assert CATEGORIES == PROMPT_CATEGORIES
+
+
+def test_a_misspelt_field_is_an_error_not_an_empty_prompt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "typo.jsonl"
+    data.write_text('{"id": "a", "text": "hi"}\n{"id": "b", "prompt": "Describe it."}\n', "utf-8")
+    judge = _coin_config(tmp_path / "judge.yaml")
+    argv = ["visionarena", "classify", str(data), "--judge", str(judge), "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert f"{data}, line 2: unknown field 'prompt' (fields: categories, id, images, text)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_chat_reference_labels_are_what_the_rows_say(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Chat row without `categories` has no reference labels (an error when asked for), and a
+    null flag is left out of the comparison: neither is read as "no", as the row's `categories`
+    field (used for the category boards) reads them."""
+    import pyarrow as pa
+
+    from vlmscope.tracks.visionarena.rows import SAMPLE_DIR
+
+    source = next((SAMPLE_DIR / "chat").glob("data/*.parquet"))
+    rows = pq.read_table(source).to_pylist()[:2]
+    judge = _coin_config(tmp_path / "judge.yaml")
+    for name, categories in (("none", None), ("null", {"ocr": None, "captioning": True})):
+        folder = tmp_path / name / "data"
+        folder.mkdir(parents=True)
+        changed = [{k: v for k, v in row.items() if k != "categories"} for row in rows]
+        if categories is not None:
+            changed = [{**row, "categories": categories} for row in changed]
+        pq.write_table(pa.Table.from_pylist(changed), folder / source.name)
+        out = tmp_path / f"out-{name}"
+        argv = ["visionarena", "classify", str(folder.parent), "--judge", str(judge)]
+        code = main([*argv, "--out", str(out), "--reference-labels", "--categories", "ocr"])
+        if categories is None:
+            assert code == 2 and "no field 'categories'" in capsys.readouterr().err
+            continue
+        assert code == 0
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+        assert summary["agreement"]["ocr"]["compared"] == 0

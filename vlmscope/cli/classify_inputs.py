@@ -27,6 +27,9 @@ class PromptRow:
     """Where the row came from, for messages: `FILE, line N` or `FOLDER, conversation_id ID`."""
 
 
+JSONL_FIELDS = frozenset({"id", "text", "images", "categories"})
+
+
 def read_prompt_rows(data: Path, *, limit: int | None = None) -> list[PromptRow]:
     """The conversations of a JSONL file or a VisionArena-Chat folder, in order; with `limit`,
     a JSONL file is read no further than its first `limit` conversations."""
@@ -41,7 +44,8 @@ def _chat_rows(folder: Path) -> list[PromptRow]:
     for row in read_chat_rows(folder):
         first = next((t.text for t in row.conversation if t.role == "user"), "")
         where = f"{folder}, conversation_id {row.conversation_id}"
-        out.append(PromptRow(row.conversation_id, first, row.images, dict(row.categories), where))
+        labels = dict(row.category_labels) or None  # None: the row gives no reference labels
+        out.append(PromptRow(row.conversation_id, first, row.images, labels, where))
     return out
 
 
@@ -75,6 +79,11 @@ def _jsonl_row(record: Mapping[str, Any], where: str, folder: Path) -> PromptRow
         row_id = str(row_id)
     if not isinstance(row_id, str) or not row_id:
         raise ValueError(f"{where}: field 'id' is missing or not text: {row_id!r}")
+    unknown = sorted(set(record) - JSONL_FIELDS)
+    if unknown:  # a misspelt "text" would otherwise classify an empty prompt
+        raise ValueError(
+            f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(sorted(JSONL_FIELDS))})"
+        )
     text = record.get("text", "")
     if not isinstance(text, str):
         raise ValueError(f"{where}: field 'text' is not text: {text!r}")

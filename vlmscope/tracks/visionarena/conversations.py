@@ -122,6 +122,19 @@ def categories(value: Any, where: str) -> dict[str, bool]:
     return flags
 
 
+def category_labels(value: Any, where: str) -> dict[str, bool | None]:
+    """What the row itself says of each flag, for use as reference labels: nothing when
+    `categories` is absent or null; a comma-separated string names the flags that are set (the
+    others are false); a struct gives its own flags, null for a flag left unlabelled. Unlike
+    `categories`, nothing absent is read as false."""
+    if value is None:
+        return {}
+    flags = categories(value, where)  # the same checks and errors
+    if isinstance(value, str):
+        return dict(flags)
+    return {str(name): None if flag is None else flags[str(name)] for name, flag in value.items()}
+
+
 def images(
     value: Any, where: str, image_dirs: tuple[Path, ...], *, required: bool
 ) -> tuple[bytes, ...]:

@@ -61,6 +61,9 @@ class ChatRow:
     translated_conversation: tuple[Turn, ...] | None
     user_id: int | None
     tstamp: float | None
+    category_labels: Mapping[str, bool | None] = field(default_factory=dict, hash=False)
+    """The flags as the row gives them (`conversations.category_labels`), for reference labels:
+    `categories` reads an absent flag as false, which a reference must not."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,7 @@ def _chat(record: Mapping[str, Any], where: str, image_dirs: tuple[Path, ...]) -
         else fields.conversation(translated, where, "translated_conversation"),
         user_id=user_id,
         tstamp=None if tstamp is None else fields.number(tstamp, where, "tstamp"),
+        category_labels=fields.category_labels(record.get("categories"), where),
     )
 
 
