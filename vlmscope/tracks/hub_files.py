@@ -12,11 +12,14 @@ ProBench and the VisionArena datasets are published this way.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+from PIL import Image, UnidentifiedImageError
+from PIL.Image import DecompressionBombError
 
 from vlmscope.tracks.json_rows import json_records, single_json_file
 from vlmscope.tracks.media_paths import inside_data_dir
@@ -65,14 +68,40 @@ def parquet_files(folder: Path, split: str) -> list[Path]:
 def read_image_file(
     name: str, where: str, field: str, image_dirs: tuple[Path, ...], error: type[ValueError]
 ) -> bytes:
-    """The bytes of the first `image_dirs` folder's file `name`; a name leading out is refused."""
+    """The bytes of the first `image_dirs` folder's file `name`; a name leading out is refused,
+    and one the file system cannot take (base64 text where a file name belongs is too long)
+    is the row's error."""
+    shown = name if len(name) <= 80 else f"{name[:77]}..."
     for folder in image_dirs:
         candidate = inside_data_dir(folder, name, row=where, field=field, error=error)
-        if candidate.is_file():
-            return candidate.read_bytes()
+        try:
+            if candidate.is_file():
+                return candidate.read_bytes()
+        except OSError as err:
+            raise error(
+                f"{where}: field {field!r}: cannot read file {shown!r}: {err.strerror or err}"
+            ) from None
     raise error(
-        f"{where}: field {field!r}: file {name!r} not found in {', '.join(map(str, image_dirs))}"
+        f"{where}: field {field!r}: file {shown!r} not found in {', '.join(map(str, image_dirs))}"
     )
+
+
+def image_format(data: bytes, where: str, field: str, error: type[ValueError]) -> str:
+    """The format Pillow reads in encoded image bytes, once they are checked to decode: a
+    truncated, corrupt or decompression-bomb file is the row's error, naming it."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            kind = image.format or ""
+            image.verify()
+    except (
+        UnidentifiedImageError,
+        OSError,
+        SyntaxError,
+        ValueError,
+        DecompressionBombError,
+    ) as err:
+        raise error(f"{where}: field {field!r} does not decode as an image: {err}") from err
+    return kind
 
 
 def _parquet_records(

@@ -32,13 +32,18 @@ def single_json_file(folder: Path, error: type[ValueError], expected: str) -> Pa
 def json_records(path: Path, error: type[ValueError]) -> list[dict[str, Any]]:
     """The records of a JSON list or JSON-lines file; `error` naming the file if it is not one."""
     text = path.read_text(encoding="utf-8")
-    try:
-        if path.suffix == ".jsonl":
-            records = [json.loads(line) for _, line in json_lines(text)]
-        else:
+    if path.suffix == ".jsonl":
+        records = []
+        for number, line in json_lines(text):
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise error(f"{path.name}, line {number}: not valid JSON: {err}") from err
+    else:
+        try:
             records = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise error(f"{path.name}: not valid JSON: {err}") from err
+        except json.JSONDecodeError as err:
+            raise error(f"{path.name}: not valid JSON: {err}") from err
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise error(f"{path.name}: expected a list of records")
     return records

@@ -22,14 +22,12 @@ Rules, as the official scripts (`gen_answer_vllm.py`, `show_result.py`) use the 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
-
+from vlmscope.tracks.hub_files import image_format
 from vlmscope.tracks.probench.row_files import (
     REQUIRED_COLUMNS,
     ProBenchDataError,
@@ -236,12 +234,4 @@ def _image(value: Any, where: str, image_dirs: tuple[Path, ...]) -> tuple[bytes,
             f"{where}: field 'image' is {type(value).__name__}, expected image bytes, "
             "an Image {bytes, path} record or (beside a JSON file) a file name"
         )
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image_format = image.format or "PNG"
-            image.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as err:
-        raise ProBenchDataError(
-            f"{where}: field 'image' does not decode as an image: {err}"
-        ) from err
-    return data, image_format
+    return data, image_format(data, where, "image", ProBenchDataError) or "PNG"

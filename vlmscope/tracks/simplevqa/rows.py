@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,11 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
-from PIL import Image, UnidentifiedImageError
 
 from vlmscope.literals import python_literal
+from vlmscope.tracks.hub_files import image_format, read_image_file
 from vlmscope.tracks.json_rows import json_records, single_json_file
-from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.samples import SAMPLES_ROOT
 
 COLUMNS: tuple[str, ...] = (
@@ -223,34 +221,14 @@ def _image(value: Any, where: str, image_dirs: tuple[Path, ...]) -> tuple[bytes,
     if not isinstance(value, str) or not value.strip():
         raise SimpleVQADataError(f"{where}: field 'image' is empty or not text")
     if image_dirs:
-        data = _read_image_file(value, where, image_dirs)
+        data = read_image_file(value, where, "image", image_dirs, SimpleVQADataError)
     else:
         payload = value.split(",", 1)[1] if value.startswith("data:") else value
         try:
             data = base64.b64decode("".join(payload.split()), validate=True)
         except (binascii.Error, ValueError) as err:
             raise SimpleVQADataError(f"{where}: field 'image' is not valid base64: {err}") from err
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image_format = image.format or "png"
-            image.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError) as err:
-        raise SimpleVQADataError(
-            f"{where}: field 'image' does not decode as an image: {err}"
-        ) from err
-    return data, image_format
-
-
-def _read_image_file(name: str, where: str, image_dirs: tuple[Path, ...]) -> bytes:
-    for folder in image_dirs:
-        candidate = inside_data_dir(
-            folder, name, row=where, field="image", error=SimpleVQADataError
-        )
-        if candidate.is_file():
-            return candidate.read_bytes()
-    raise SimpleVQADataError(
-        f"{where}: field 'image': file {name!r} not found in {', '.join(map(str, image_dirs))}"
-    )
+    return data, image_format(data, where, "image", SimpleVQADataError) or "png"
 
 
 def _parquet_records(path: Path) -> list[dict[str, Any]]:

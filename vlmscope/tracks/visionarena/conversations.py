@@ -11,14 +11,12 @@ Roles are `user` and `assistant`; a conversation starts with the user and altern
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
-
+from vlmscope.tracks.hub_files import image_format
 from vlmscope.tracks.visionarena.row_files import VisionArenaDataError, read_image_file
 
 ROLES = ("user", "assistant")
@@ -163,13 +161,7 @@ def _image(value: Any, where: str, field: str, image_dirs: tuple[Path, ...]) -> 
             f"{where}: field {field!r} holds no image bytes"
             + (f" (only the path {name!r})" if isinstance(name, str) and name else "")
         )
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.verify()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as err:
-        raise VisionArenaDataError(
-            f"{where}: field {field!r} does not decode as an image: {err}"
-        ) from err
+    image_format(data, where, field, VisionArenaDataError)
     return data
 
 
