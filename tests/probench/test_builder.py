@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import datasets
+import pyarrow.parquet as pq
 import pytest
 from PIL import Image
 
@@ -53,6 +54,19 @@ def test_builder_reads_a_data_dir(tmp_path: Path) -> None:
     )
     builder.download_and_prepare()
     assert len(builder.as_dataset(split="train")) == 5
+
+
+def test_a_chat_type_without_rows_builds_and_exports_empty(tmp_path: Path) -> None:
+    """A folder of single-round rows only: `multi-round` is an empty split with the columns
+    (not `datasets`' "corresponds to no data"), and the export writes every config."""
+    records = [r for r in sample_records() if r["chat_type"] == "singleround"]
+    folder = write_parquet(tmp_path / "single", records)
+    empty = build("multi-round", folder, cache_dir=str(tmp_path / "c"))
+    assert len(empty) == 0 and empty.features == FEATURES
+    hub = export(tmp_path / "hub", folder, cache_dir=str(tmp_path / "c"))
+    assert len(load_folder(hub, "singleround", split="train")) == len(records)
+    (shard,) = (hub / "multi-round").glob("*.parquet")
+    assert pq.read_table(shard).num_rows == 0
 
 
 def test_bad_row_fails_the_build_with_the_readers_error(tmp_path: Path) -> None:

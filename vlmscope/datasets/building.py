@@ -24,6 +24,13 @@ def prepare_split(
         if isinstance(err.__cause__, row_error):
             raise err.__cause__ from None
         raise
+    info = builder.info
+    if info.splits is not None and split in info.splits and info.splits[split].num_examples == 0:
+        # a config with no rows (ProBench's multi-round in a folder of single-round rows):
+        # `as_dataset` refuses an empty split, so the empty split is made here, with its columns
+        features = info.features
+        assert features is not None
+        return datasets.Dataset.from_dict({name: [] for name in features}, features=features)
     ds = builder.as_dataset(split=split)
     assert isinstance(ds, datasets.Dataset)
     return ds
