@@ -42,8 +42,19 @@ class SimplevqaFactuality(evaluate.Metric):
         )
 
     def _compute(self, predictions, groups=None, bootstrap_rounds=1000, seed=0):
-        grades = [Grade(p) for p in predictions]
+        grades = [_grade(p, index) for index, p in enumerate(predictions)]
         result = factuality_table(grades, rounds=bootstrap_rounds, rng=group_rng(seed, "overall"))
         if groups is not None:
-            result["by_group"] = grouped_tables(grades, groups, rounds=bootstrap_rounds, seed=seed)
+            if isinstance(groups, str):  # its characters would pass for one label per item
+                raise ValueError("groups: a list with one label per prediction, not a string")
+            labels = [str(g) for g in groups]  # as the track labels its groups
+            result["by_group"] = grouped_tables(grades, labels, rounds=bootstrap_rounds, seed=seed)
         return result
+
+
+def _grade(prediction, index):
+    try:
+        return Grade(prediction)
+    except ValueError:
+        known = ", ".join(repr(g.value) for g in Grade)
+        raise ValueError(f"predictions[{index}]: {prediction!r} is not one of {known}") from None

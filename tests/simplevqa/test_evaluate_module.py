@@ -33,8 +33,19 @@ def test_rates_groups_and_unparseable() -> None:
 def test_unknown_grade_is_an_error() -> None:
     evaluate = pytest.importorskip("evaluate")
     metric = evaluate.load(str(MODULE_DIR))
-    with pytest.raises(ValueError, match="maybe"):
-        metric.compute(predictions=["maybe"])
+    with pytest.raises(ValueError, match=r"predictions\[1\]: 'maybe' is not one of 'correct'"):
+        metric.compute(predictions=["correct", "maybe"])
+
+
+def test_groups_are_one_label_per_item() -> None:
+    """A string of the right length would pass for one label per character; labels that are
+    not text are labelled as the track labels them."""
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(MODULE_DIR))
+    with pytest.raises(ValueError, match="groups: a list"):
+        metric.compute(predictions=["correct", "incorrect"], groups="EN")
+    result = metric.compute(predictions=["correct", "incorrect"], groups=[1, 2])
+    assert sorted(result["by_group"]) == ["1", "2"]
 
 
 def test_nothing_graded_gives_null_rates() -> None:
