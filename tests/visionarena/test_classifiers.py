@@ -310,15 +310,23 @@ def test_command_through_the_openai_backend_sends_only_each_classifiers_inputs(
     assert [(r["captioning"], r["homework"]) for r in labels] == [(True, True), (True, True)]
 
 
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ('{"id": "b", "images": "x.png"}', "field 'images'"),
+        # a misspelt "text" would otherwise classify an empty prompt
+        ('{"id": "b", "prompt": "Hi."}', "unknown field 'prompt' (fields: categories, id, images"),
+    ],
+)
 def test_command_names_file_and_line_of_a_bad_row(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], second: str, message: str
 ) -> None:
     data = tmp_path / "bad.jsonl"
-    data.write_text('{"id": "a", "text": "hi"}\n{"id": "b", "images": "x.png"}\n', "utf-8")
+    data.write_text('{"id": "a", "text": "hi"}\n' + second + "\n", "utf-8")
     judge = _coin_config(tmp_path / "judge.yaml")
     argv = ["visionarena", "classify", str(data), "--judge", str(judge), "--out", str(tmp_path)]
     assert main(argv) == 2
-    assert f"{data}, line 2: field 'images'" in capsys.readouterr().err
+    assert f"{data}, line 2: {message}" in capsys.readouterr().err
     assert main([*argv, "--reference-labels", "--limit", "1"]) == 2
     assert f"{data}, line 1: no field 'categories'" in capsys.readouterr().err
 
@@ -349,19 +357,6 @@ def test_the_commands_category_list_is_the_modules() -> None:
     from vlmscope.cli.visionarena import CATEGORIES
 
     assert CATEGORIES == PROMPT_CATEGORIES
-
-
-def test_a_misspelt_field_is_an_error_not_an_empty_prompt(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    data = tmp_path / "typo.jsonl"
-    data.write_text('{"id": "a", "text": "hi"}\n{"id": "b", "prompt": "Describe it."}\n', "utf-8")
-    judge = _coin_config(tmp_path / "judge.yaml")
-    argv = ["visionarena", "classify", str(data), "--judge", str(judge), "--out", str(tmp_path)]
-    assert main(argv) == 2
-    assert f"{data}, line 2: unknown field 'prompt' (fields: categories, id, images, text)" in (
-        capsys.readouterr().err
-    )
 
 
 def test_chat_reference_labels_are_what_the_rows_say(
