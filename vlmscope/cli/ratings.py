@@ -163,7 +163,8 @@ def _add_battles(commands: Any) -> None:
     parser.add_argument(
         "--anchor",
         metavar="MODEL=VALUE",
-        help="pin MODEL at VALUE (default: none, or the reference's anchor)",
+        help="pin MODEL at VALUE, a finite rating; MODEL must have battles on the board "
+        "(default: none, or the reference's anchor when that model is there)",
     )
     parser.add_argument("--category", choices=sorted(BOARD_FILTERS), help="rate one board only")
     parser.add_argument("--reference", choices=BATTLE_REFERENCES, help="reproduce a reference")
