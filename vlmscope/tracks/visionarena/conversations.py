@@ -94,18 +94,32 @@ def _content(value: Any, where: str, place: str) -> str:
 
 def categories(value: Any, where: str) -> dict[str, bool]:
     """Every flag of `CATEGORY_FLAGS` (False when absent or null); extra boolean flags kept."""
-    flags = dict.fromkeys(CATEGORY_FLAGS, False)
-    if value is None or value == "":
-        return flags
+    return filled_flags(category_labels(value, where))
+
+
+def filled_flags(labels: Mapping[str, bool | None]) -> dict[str, bool]:
+    """`category_labels` with every flag of `CATEGORY_FLAGS` there, an unlabelled one false
+    (how the category boards read a row)."""
+    return dict.fromkeys(CATEGORY_FLAGS, False) | {name: bool(f) for name, f in labels.items()}
+
+
+def category_labels(value: Any, where: str) -> dict[str, bool | None]:
+    """What the row itself says of each flag, for use as reference labels: nothing when
+    `categories` is absent or null; a comma-separated string names the flags that are set (the
+    others are false; an empty string sets none); a struct gives its own flags, null for a flag
+    left unlabelled. Unlike `categories`, nothing absent is read as false."""
+    if value is None:
+        return {}
     if isinstance(value, str):
-        for name in (part.strip() for part in value.split(",")):
-            if name not in flags:
+        labels: dict[str, bool | None] = dict.fromkeys(CATEGORY_FLAGS, False)
+        for name in (part.strip() for part in value.split(",") if value):
+            if name not in labels:
                 raise VisionArenaDataError(
                     f"{where}: field 'categories' names {name!r}, not one of "
                     f"{', '.join(CATEGORY_FLAGS)}"
                 )
-            flags[name] = True
-        return flags
+            labels[name] = True
+        return labels
     if not isinstance(value, Mapping):
         raise VisionArenaDataError(
             f"{where}: field 'categories' is {type(value).__name__}, expected a struct of "
@@ -116,21 +130,7 @@ def categories(value: Any, where: str) -> dict[str, bool]:
             raise VisionArenaDataError(
                 f"{where}: field 'categories.{name}' is {flag!r}, expected true or false"
             )
-        flags[str(name)] = bool(flag)
-    return flags
-
-
-def category_labels(value: Any, where: str) -> dict[str, bool | None]:
-    """What the row itself says of each flag, for use as reference labels: nothing when
-    `categories` is absent or null; a comma-separated string names the flags that are set (the
-    others are false); a struct gives its own flags, null for a flag left unlabelled. Unlike
-    `categories`, nothing absent is read as false."""
-    if value is None:
-        return {}
-    flags = categories(value, where)  # the same checks and errors
-    if isinstance(value, str):
-        return dict(flags)
-    return {str(name): None if flag is None else flags[str(name)] for name, flag in value.items()}
+    return {str(name): flag for name, flag in value.items()}
 
 
 def images(

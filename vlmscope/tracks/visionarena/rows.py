@@ -55,15 +55,19 @@ class ChatRow:
     images: tuple[bytes, ...]
     language: str
     num_turns: int
-    categories: Mapping[str, bool] = field(hash=False)
+    category_labels: Mapping[str, bool | None] = field(hash=False)
+    """The flags as the row gives them (`conversations.category_labels`): the reference labels
+    of `vlmscope visionarena classify`, which must not read an absent flag as false."""
     is_preset: bool
     preset_dataset: str
     translated_conversation: tuple[Turn, ...] | None
     user_id: int | None
     tstamp: float | None
-    category_labels: Mapping[str, bool | None] = field(default_factory=dict, hash=False)
-    """The flags as the row gives them (`conversations.category_labels`), for reference labels:
-    `categories` reads an absent flag as false, which a reference must not."""
+
+    @property
+    def categories(self) -> dict[str, bool]:
+        """Every flag, an unlabelled one false (as the category boards read a row)."""
+        return fields.filled_flags(self.category_labels)
 
 
 @dataclass(frozen=True)
@@ -164,7 +168,7 @@ def _chat(record: Mapping[str, Any], where: str, image_dirs: tuple[Path, ...]) -
         images=fields.images(record.get("images"), where, image_dirs, required=False),
         language=fields.text(record.get("language"), where, "language"),
         num_turns=_turn_count(record.get("num_turns"), turns, where, "num_turns"),
-        categories=fields.categories(record.get("categories"), where),
+        category_labels=fields.category_labels(record.get("categories"), where),
         is_preset=fields.flag(record.get("is_preset"), where, "is_preset", False),
         preset_dataset=fields.text(record.get("preset_dataset"), where, "preset_dataset"),
         translated_conversation=None
@@ -172,7 +176,6 @@ def _chat(record: Mapping[str, Any], where: str, image_dirs: tuple[Path, ...]) -
         else fields.conversation(translated, where, "translated_conversation"),
         user_id=user_id,
         tstamp=None if tstamp is None else fields.number(tstamp, where, "tstamp"),
-        category_labels=fields.category_labels(record.get("categories"), where),
     )
 
 
