@@ -39,8 +39,6 @@ logger = logging.getLogger(__name__)
 
 INSTALL = "pip install 'vlmscope[vllm]'"
 
-# vLLM's own words for a prompt longer than the model's positions
-
 
 class VLLMUnavailable(MissingDependency):
     """vLLM is not installed, or there is no GPU for it here."""

@@ -144,10 +144,14 @@ def check_owner(folder: Path, model: str) -> None:
         )
 
 
+def _no_files(folder: Path) -> None:
+    """A track that writes no files of its own."""
+
+
 def write_result(
     output_dir: str | Path,
     result: TrackResult,
-    write_files: Callable[[Path], None] | None = None,
+    write_files: Callable[[Path], None] = _no_files,
 ) -> Path:
     """The (model, track) result folder, replaced whole: the datasets and, through
     `write_files`, the track's own files (nothing from an earlier run stays)."""
@@ -169,13 +173,9 @@ def write_result(
             "`summary`: the track's scores with counts by status, config hash and versions."
         ),
         default="summary",
-        extra_files=write_files or _no_files,  # given either way: nothing of an old run is kept
+        extra_files=write_files,  # always given: nothing of an old run is kept
     )
     return folder
-
-
-def _no_files(folder: Path) -> None:
-    """The track writes no files of its own."""
 
 
 @dataclass

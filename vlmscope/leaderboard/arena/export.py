@@ -37,14 +37,11 @@ def export_jsonl(store: VoteStore, folder: str | Path) -> Path:
     folder = Path(folder)
     images = folder / "images"
     images.mkdir(parents=True, exist_ok=True)
-    formats = store.image_formats()
     lines = []
     for vote in store.votes():
         names = []
         for sha in vote.record["images"]:
-            if sha not in formats:
-                store.image(sha)  # raises the KeyError that names the missing hash
-            name = image_name(sha, formats[sha])
+            name = image_name(sha, store.image_format(sha))
             if not (images / name).exists():  # an image is read only to write its file once
                 write_bytes_atomic(images / name, store.image(sha)[1])
             names.append(name)

@@ -107,14 +107,18 @@ class VoteStore:
         """(format, bytes) of a stored image; KeyError naming the hash when absent."""
         rows = self._read("SELECT format, data FROM images WHERE sha256 = ?", (sha256,))
         if not rows:
-            raise KeyError(f"image {sha256} is not in the store {self.path}")
+            raise self._no_image(sha256)
         return str(rows[0][0]), bytes(rows[0][1])
 
-    def image_formats(self) -> dict[str, str]:
-        """Every stored image's format by hash, without reading any image's bytes."""
-        return {
-            str(sha): str(kind) for sha, kind in self._read("SELECT sha256, format FROM images")
-        }
+    def image_format(self, sha256: str) -> str:
+        """The format of a stored image, without reading its bytes; KeyError when absent."""
+        rows = self._read("SELECT format FROM images WHERE sha256 = ?", (sha256,))
+        if not rows:
+            raise self._no_image(sha256)
+        return str(rows[0][0])
+
+    def _no_image(self, sha256: str) -> KeyError:
+        return KeyError(f"image {sha256} is not in the store {self.path}")
 
     def image_count(self) -> int:
         return int(self._read("SELECT COUNT(*) FROM images")[0][0])
