@@ -44,19 +44,25 @@ def llava(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> tuple
     return transformers.LlavaForConditionalGeneration(config), processor
 
 
-def _pixel_shuffled(
-    tokenizer: Any,
-    text: dict[str, Any],
-    vision: dict[str, Any],
-    classes: tuple[Any, Any, Any, Any],
-    video_processor: Any = None,
-) -> tuple[Any, Any]:
-    """Idefics3 and SmolVLM, which differ only in their classes (config, model, processor,
-    image processor) and SmolVLM's video processor: tiles of `image_size` px, each one's
-    patches pixel-shuffled into fewer tokens."""
+def _classes(family: str, *kinds: str) -> list[Any]:
+    """transformers' `<family><kind>` classes: ("SmolVLM", "Config") -> `SmolVLMConfig`."""
     import transformers
 
-    config_class, model_class, processor_class, image_processor_class = classes
+    return [getattr(transformers, family + kind) for kind in kinds]
+
+
+def _pixel_shuffled(
+    tokenizer: Any, text: dict[str, Any], vision: dict[str, Any], family: str, *, videos: bool
+) -> tuple[Any, Any]:
+    """Idefics3 and SmolVLM, which differ only in their classes' family name and SmolVLM's
+    video processor: tiles of `image_size` px, each one's patches pixel-shuffled into fewer
+    tokens."""
+    import transformers
+
+    config_class, model_class, processor_class, image_processor_class = _classes(
+        family, "Config", "ForConditionalGeneration", "Processor", "ImageProcessorPil"
+    )
+    video_processor = _classes(family, "VideoProcessor")[0] if videos else None
     side = vision["image_size"] // vision["patch_size"]
     scale = 2 if side % 2 == 0 else 3  # SmolVLM: 3 on 27x27 patches
     sizes = {
@@ -69,56 +75,45 @@ def _pixel_shuffled(
         image_token_id=tokenizer.image_token_id,
         scale_factor=scale,
     )
-    videos = {} if video_processor is None else {"video_processor": video_processor(**sizes)}
+    video = {} if video_processor is None else {"video_processor": video_processor(**sizes)}
     processor = processor_class(
         image_processor=image_processor_class(do_image_splitting=True, **sizes),
         tokenizer=tokenizer,
         image_seq_len=side**2 // scale**2,
-        **videos,
+        **video,
     )
     return model_class(config), processor
 
 
 def idefics3(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> tuple[Any, Any]:
-    import transformers
-
-    classes = (
-        transformers.Idefics3Config,
-        transformers.Idefics3ForConditionalGeneration,
-        transformers.Idefics3Processor,
-        transformers.Idefics3ImageProcessorPil,
-    )
-    return _pixel_shuffled(tokenizer, text, vision, classes)
+    return _pixel_shuffled(tokenizer, text, vision, "Idefics3", videos=False)
 
 
 def smolvlm(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> tuple[Any, Any]:
-    import transformers
-
-    classes = (
-        transformers.SmolVLMConfig,
-        transformers.SmolVLMForConditionalGeneration,
-        transformers.SmolVLMProcessor,
-        transformers.SmolVLMImageProcessorPil,
-    )
     # the processor insists on a video processor (None -> TypeError); only videos use it
-    return _pixel_shuffled(tokenizer, text, vision, classes, transformers.SmolVLMVideoProcessor)
+    return _pixel_shuffled(tokenizer, text, vision, "SmolVLM", videos=True)
 
 
 def _qwen_vl(
     tokenizer: Any,
     text: dict[str, Any],
     vision: dict[str, Any],
-    classes: tuple[Any, Any, Any, Any],
+    families: tuple[str, str],
     vision_config: dict[str, Any],
     *,
     interleaved: bool,
 ) -> tuple[Any, Any]:
-    """Qwen2.5-VL and Qwen3-VL, which differ in their classes (config, model, processor, video
-    processor), a few `vision_config` fields, and whether the text's mrope sections interleave.
-    Patches are merged 2x2 into tokens; each image gets between 4 and `max_tokens` of them."""
+    """Qwen2.5-VL and Qwen3-VL, which differ in their classes' family names (the model's, the
+    video processor's), a few `vision_config` fields, and whether the text's mrope sections
+    interleave. Patches are merged 2x2 into tokens; each image gets between 4 and `max_tokens`
+    of them."""
     import transformers
 
-    config_class, model_class, processor_class, video_processor_class = classes
+    model_family, video_family = families
+    config_class, model_class, processor_class = _classes(
+        model_family, "Config", "ForConditionalGeneration", "Processor"
+    )
+    (video_processor_class,) = _classes(video_family, "VideoProcessor")
     head_dim = text["hidden_size"] // text["num_attention_heads"]
     third = head_dim // 2 // 3  # mrope sections (t, h, w) sum to head_dim / 2
     rope: dict[str, Any] = {
@@ -162,35 +157,21 @@ def _qwen_vl(
 
 
 def qwen2_5_vl(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> tuple[Any, Any]:
-    import transformers
-
-    classes = (
-        transformers.Qwen2_5_VLConfig,
-        transformers.Qwen2_5_VLForConditionalGeneration,
-        transformers.Qwen2_5_VLProcessor,
-        transformers.Qwen2VLVideoProcessor,
-    )
     vision_config = {
         "window_size": vision["patch_size"] * 2 * 2,  # 2x2 merged tokens per window
         "fullatt_block_indexes": [vision["num_hidden_layers"] - 1],
     }
-    return _qwen_vl(tokenizer, text, vision, classes, vision_config, interleaved=False)
+    families = ("Qwen2_5_VL", "Qwen2VL")  # Qwen2.5-VL reuses Qwen2-VL's video processor
+    return _qwen_vl(tokenizer, text, vision, families, vision_config, interleaved=False)
 
 
 def qwen3_vl(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> tuple[Any, Any]:
-    import transformers
-
-    classes = (
-        transformers.Qwen3VLConfig,
-        transformers.Qwen3VLForConditionalGeneration,
-        transformers.Qwen3VLProcessor,
-        transformers.Qwen3VLVideoProcessor,
-    )
     vision_config = {
         "num_position_embeddings": 64,  # an 8x8 grid, interpolated to each image's
         "deepstack_visual_indexes": list(range(vision["num_hidden_layers"] - 1)),
     }
-    return _qwen_vl(tokenizer, text, vision, classes, vision_config, interleaved=True)
+    families = ("Qwen3VL", "Qwen3VL")
+    return _qwen_vl(tokenizer, text, vision, families, vision_config, interleaved=True)
 
 
 def llava_onevision(
