@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from vlmscope.runner.cli import DESCRIPTION, add_arguments, handle
+from vlmscope.cli.run import DESCRIPTION, add_arguments, handle
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -48,14 +48,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_battles import battle_lines  # noqa: E402
 from ratings import Reimplementation, Upstream, timed, warm_up  # noqa: E402
 
-from vlmscope.ratings.battles import (  # noqa: E402
+from vlmscope.ratings.boards.board import RatingBoard  # noqa: E402
+from vlmscope.ratings.inputs.battles import (  # noqa: E402
     STYLE_ELEMENTS_A,
     STYLE_ELEMENTS_B,
     Battles,
 )
-from vlmscope.ratings.board import RatingBoard  # noqa: E402
-from vlmscope.ratings.filters import VISION_CATEGORIES, board_filter  # noqa: E402
-from vlmscope.tracks.visionarena.leaderboard import ArenaSettings, arena_leaderboard  # noqa: E402
+from vlmscope.ratings.inputs.filters import VISION_CATEGORIES, board_filter  # noqa: E402
+from vlmscope.tracks.visionarena.report import ArenaSettings, arena_leaderboard  # noqa: E402
 
 
 def with_every_board(records: list[dict[str, Any]], seed: int = 7) -> list[dict[str, Any]]:

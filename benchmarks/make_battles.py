@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vlmscope.ratings.synthetic import synthetic_battles  # noqa: E402
+from vlmscope.ratings.inputs.synthetic import synthetic_battles  # noqa: E402
 
 _CHUNK = 200_000
 _TEMPLATE = (

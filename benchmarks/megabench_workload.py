@@ -230,7 +230,7 @@ def _special(metric: str, rng: random.Random) -> SyntheticQuery | None:
 
 def make_workload(size: int, seed: int = 0) -> list[SyntheticQuery]:
     """`size` queries spread evenly over every registered metric."""
-    from vlmscope.metrics.megabench.registry import METRICS
+    from vlmscope.metrics.megabench.metric_types import METRICS
 
     rng = random.Random(seed)
     metrics = sorted(METRICS)

@@ -50,7 +50,7 @@ from vlmscope.ratings import (  # noqa: E402
     synthetic_battles,
     to_rating_scale,
 )
-from vlmscope.ratings.reference import lbfgs_bt, lbfgs_style  # noqa: E402
+from vlmscope.ratings.fits.fastchat_optimiser import lbfgs_bt, lbfgs_style  # noqa: E402
 
 Fit = tuple[np.ndarray, np.ndarray | None]  # ratings (rounds x models or models), coefficients
 
@@ -298,8 +298,8 @@ def rate_file(path: Path, rounds: int) -> None:
     """Stream ``path`` (``read_board_battles``) and rate it like FastChat with style control."""
     import resource
 
-    from vlmscope.ratings.battle_presets import BattleSettings, rate_table
-    from vlmscope.ratings.battle_stream import read_board_battles
+    from vlmscope.ratings.boards.battle_presets import BattleSettings, rate_table
+    from vlmscope.ratings.inputs.battle_stream import read_board_battles
 
     cpu = time.process_time()
     t_read, streamed = timed(lambda: read_board_battles(path, style=True))

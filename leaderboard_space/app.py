@@ -21,12 +21,12 @@ from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
 
-from vlmscope.leaderboard.arena.service import Arena  # noqa: E402
+from vlmscope.arena.service import Arena  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
-from vlmscope.leaderboard.prompts import prompt_data_dirs  # noqa: E402
+from vlmscope.leaderboard.result_store import ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
-from vlmscope.leaderboard.store import ResultStore  # noqa: E402
+from vlmscope.leaderboard.sample_prompts import prompt_data_dirs  # noqa: E402
 from vlmscope.leaderboard.track_info import track_title  # noqa: E402
 from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
 

@@ -2,8 +2,8 @@
 
 Shown only when `VLMSCOPE_ARENA_CONFIG` names an arena config. The page holds the battle only
 as a reference in Gradio's server-side session state (never sent to the browser); every rule
-(limits, moderation, who may vote on what) is `vlmscope.leaderboard.arena.service.Arena`'s, and what is
-shown comes from `vlmscope.leaderboard.arena.view`. Answers stream into read-only text fields; the names
+(limits, moderation, who may vote on what) is `vlmscope.arena.service.Arena`'s, and what is
+shown comes from `vlmscope.arena.view`. Answers stream into read-only text fields; the names
 appear in the page only in the note written after the vote is stored.
 """
 
@@ -18,13 +18,13 @@ from typing import Any
 import gradio as gr
 from widgets import table, update_table
 
-from vlmscope.leaderboard.arena.battles import VOTES, Battle
-from vlmscope.leaderboard.arena.build import build_arena, hub_pusher
-from vlmscope.leaderboard.arena.config import Limits, load_arena_config
-from vlmscope.leaderboard.arena.rating import rate_store
-from vlmscope.leaderboard.arena.safety import Refused, client_address
-from vlmscope.leaderboard.arena.service import Arena, Update
-from vlmscope.leaderboard.arena.view import (
+from vlmscope.arena.battles import VOTES, Battle
+from vlmscope.arena.build import build_arena, hub_pusher
+from vlmscope.arena.config import Limits, load_arena_config
+from vlmscope.arena.rating import rate_store
+from vlmscope.arena.safety import Refused, client_address
+from vlmscope.arena.service import Arena, Update
+from vlmscope.arena.view import (
     BoardCache,
     board_categories,
     board_table,

@@ -16,10 +16,10 @@ from typing import Any
 import gradio as gr
 from widgets import gallery, table, text
 
-from vlmscope.leaderboard import samples as sv
-from vlmscope.leaderboard.prompts import prompt_view
+from vlmscope.leaderboard import browsed_samples as sv
+from vlmscope.leaderboard.result_store import ResultStore, UnknownRun, UnreadableDetails
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.store import ResultStore, UnknownRun, UnreadableDetails
+from vlmscope.leaderboard.sample_prompts import prompt_view
 
 EMPTY_SCORES = sv.scores_frame({}, {})
 NO_CONVERSATION = gr.update(value="", visible=False)

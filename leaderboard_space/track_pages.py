@@ -38,8 +38,8 @@ from vlmscope.leaderboard.rating_view import (
     view_label,
 )
 from vlmscope.leaderboard.records import by_model
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.safe_html import markdown_literal
-from vlmscope.leaderboard.store import ResultStore
 from vlmscope.leaderboard.track_info import headlines_for, track_title
 from vlmscope.leaderboard.values import number_at
 from vlmscope.tracks.registry import spec_for_results

@@ -30,8 +30,8 @@ from vlmscope.leaderboard.rating_view import (
     view_label,
 )
 from vlmscope.leaderboard.records import BoardRecord
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.safe_html import markdown_literal
-from vlmscope.leaderboard.store import ResultStore
 from vlmscope.leaderboard.track_info import track_title
 from vlmscope.tracks.visionarena.spec import BENCH_SPEC
 

@@ -4,10 +4,10 @@
     >>> metric.compute(model_a=["x", "y"], model_b=["y", "x"], winner=["model_a", "tie"])
     {'models': {'x': {'rating': ..., 'lower': ..., 'upper': ..., 'win_rate': ..., ...}}, ...}
 
-A thin adapter over `vlmscope.ratings.battle_presets.rate_table`, the function behind
+A thin adapter over `vlmscope.ratings.boards.battle_presets.rate_table`, the function behind
 `vlmscope ratings battles`: the config name picks the system ("bt", the default, or "elo");
 rows are battles in time order (online Elo depends on it); `weight` (optional) repeats a row.
-Every item is checked (`vlmscope.ratings.battles.battles_from_columns`): a null, non-string or
+Every item is checked (`vlmscope.ratings.inputs.battles.battles_from_columns`): a null, non-string or
 empty model, a model against itself, an unknown winner or a weight that is not a positive finite
 number raises ValueError naming the index and the field.
 """
@@ -15,8 +15,8 @@ number raises ValueError naming the index and the field.
 import datasets
 import evaluate
 
-from vlmscope.ratings.battle_presets import SYSTEMS, BattleSettings, rate_table
-from vlmscope.ratings.battles import battles_from_columns
+from vlmscope.ratings.boards.battle_presets import SYSTEMS, BattleSettings, rate_table
+from vlmscope.ratings.inputs.battles import battles_from_columns
 
 _DESCRIPTION = (
     "Pairwise battles -> Bradley-Terry (or Elo) ratings with bootstrap confidence intervals."

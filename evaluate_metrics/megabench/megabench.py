@@ -14,7 +14,7 @@ import datasets
 import evaluate
 
 from vlmscope.metrics.megabench.fields import score_field
-from vlmscope.metrics.megabench.registry import METRICS
+from vlmscope.metrics.megabench.metric_types import METRICS
 
 _DESCRIPTION = "MEGA-Bench rule metrics with official-score parity; the config name is the metric."
 _KWARGS_DESCRIPTION = """

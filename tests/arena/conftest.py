@@ -12,11 +12,11 @@ import pytest
 from PIL import Image
 
 from tests.arena.sse_stub import SSEStub, last_user_text
-from vlmscope.leaderboard.arena.config import ArenaConfig
-from vlmscope.leaderboard.arena.contestants import build_contestant
-from vlmscope.leaderboard.arena.moderation import load_hook
-from vlmscope.leaderboard.arena.service import Arena
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.config import ArenaConfig
+from vlmscope.arena.contestants import build_contestant
+from vlmscope.arena.moderation import load_hook
+from vlmscope.arena.service import Arena
+from vlmscope.arena.vote_store import VoteStore
 
 # Names no page asset contains by chance: the browser tests look for them in every response.
 NAMES = ("contender-zeta-9b", "contender-omega-2b")

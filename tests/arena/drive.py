@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from vlmscope.leaderboard.arena.service import Arena, Update
+from vlmscope.arena.service import Arena, Update
 
 
 def ask(

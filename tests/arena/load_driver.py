@@ -18,9 +18,9 @@ import sys
 import zlib
 from pathlib import Path
 
-from vlmscope.leaderboard.arena.build import build_arena
-from vlmscope.leaderboard.arena.config import load_arena_config
-from vlmscope.leaderboard.arena.service import Arena
+from vlmscope.arena.build import build_arena
+from vlmscope.arena.config import load_arena_config
+from vlmscope.arena.service import Arena
 from vlmscope.tracks.visionarena.rows import WINNERS
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from vlmscope.leaderboard.arena.battles import Battle
-from vlmscope.leaderboard.arena.config import Limits
-from vlmscope.leaderboard.arena.safety import CheckedImage, check_image
-from vlmscope.leaderboard.arena.shape import vote_record
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.battles import Battle
+from vlmscope.arena.config import Limits
+from vlmscope.arena.safety import CheckedImage, check_image
+from vlmscope.arena.shape import vote_record
+from vlmscope.arena.vote_store import VoteStore
 
 
 def answered_battle(

@@ -28,8 +28,8 @@ from tests.arena.conftest import NAMES, config_dict, png, zeta_reply
 from tests.arena.space import ARTIFACTS, CAPTURE_JS, serve_arena
 from tests.arena.sse_stub import SSEStub
 from tests.leaderboard.test_browser import CHROMIUM, LAUNCH_ARGS
-from vlmscope.leaderboard.arena.export import export_jsonl
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.export import export_jsonl
+from vlmscope.arena.vote_store import VoteStore
 from vlmscope.tracks.visionarena.rows import read_battle_rows
 
 if not CHROMIUM.exists():

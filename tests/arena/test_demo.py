@@ -10,8 +10,8 @@ import pytest
 
 from tests.arena.conftest import png
 from tests.arena.drive import ask
-from vlmscope.leaderboard.arena.build import build_arena
-from vlmscope.leaderboard.arena.config import load_arena_config
+from vlmscope.arena.build import build_arena
+from vlmscope.arena.config import load_arena_config
 
 DEMO = Path(__file__).resolve().parents[2] / "configs" / "arena_demo.yaml"
 

@@ -12,13 +12,13 @@ import pytest
 
 from tests.arena.conftest import png
 from tests.arena.records import answered_battle, store_vote
+from vlmscope.arena.export import export_jsonl, export_parquet
+from vlmscope.arena.hub_push import push_full_batches
+from vlmscope.arena.rating import rate_store
+from vlmscope.arena.shape import vote_record
+from vlmscope.arena.vote_store import VoteStore
 from vlmscope.cli import main as vlmscope_main
-from vlmscope.leaderboard.arena.export import export_jsonl, export_parquet
-from vlmscope.leaderboard.arena.hub import push_full_batches
-from vlmscope.leaderboard.arena.rating import rate_store
-from vlmscope.leaderboard.arena.shape import vote_record
-from vlmscope.leaderboard.arena.store import VoteStore
-from vlmscope.ratings.battles import read_battle_records
+from vlmscope.ratings.inputs.battles import read_battle_records
 from vlmscope.tracks.visionarena.rows import battle_record, read_battle_rows
 
 WINNERS = ["model_a", "model_b", "tie", "tie (bothbad)", "model_a", "model_a"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from vlmscope.leaderboard.arena.language import NAMES, UNKNOWN, prompt_language
+from vlmscope.arena.language import NAMES, UNKNOWN, prompt_language
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import yaml
 
 from tests.arena.conftest import config_dict, zeta_reply
 from tests.arena.sse_stub import SSEStub
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.vote_store import VoteStore
 
 REPO = Path(__file__).resolve().parents[2]
 LIMITS = {"asks_per_session": 100, "asks_per_ip": 100_000, "votes_per_session": 100,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from vlmscope.arena.config import ArenaConfig, Pairing, load_arena_config
+from vlmscope.arena.pairing import draw_pair
 from vlmscope.config import ConfigError
-from vlmscope.leaderboard.arena.config import ArenaConfig, Pairing, load_arena_config
-from vlmscope.leaderboard.arena.pairing import draw_pair
 
 NAMES = ("a", "b", "c", "d")
 REPO = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from tests.arena.conftest import Clock, png
-from vlmscope.leaderboard.arena.config import Limits
-from vlmscope.leaderboard.arena.safety import (
+from vlmscope.arena.config import Limits
+from vlmscope.arena.safety import (
     RateLimiter,
     Refused,
     check_image,
@@ -118,7 +118,7 @@ def test_rate_limiter_slides_and_keeps_keys_apart() -> None:
 
 
 def test_rate_limiter_forgets_idle_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vlmscope.leaderboard.arena.safety as safety
+    import vlmscope.arena.safety as safety
 
     monkeypatch.setattr(safety, "_PRUNE_AT", 3)
     clock = Clock(0.0)

@@ -11,8 +11,8 @@ import pytest
 from tests.arena.conftest import NAMES, Clock, MakeArena, png
 from tests.arena.drive import ask
 from tests.arena.sse_stub import SSEStub
-from vlmscope.leaderboard.arena import service
-from vlmscope.leaderboard.arena.safety import Refused
+from vlmscope.arena import service
+from vlmscope.arena.safety import Refused
 from vlmscope.tracks.visionarena.rows import WINNERS
 
 

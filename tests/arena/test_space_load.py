@@ -22,7 +22,7 @@ import yaml
 from tests.arena.conftest import NAMES, config_dict, zeta_reply
 from tests.arena.space import serve_arena, serve_arena_process
 from tests.arena.sse_stub import SSEStub
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.vote_store import VoteStore
 
 SESSIONS = 50
 LIMIT_S = 45.0

@@ -11,13 +11,13 @@ from pathlib import Path
 
 from tests.arena.conftest import png
 from tests.arena.records import store_vote
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.vote_store import VoteStore
 
 REPO = Path(__file__).resolve().parents[2]
 WRITER = """
 import sys, time
 from tests.arena.records import store_vote
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.vote_store import VoteStore
 store = VoteStore(sys.argv[1])
 for number in range(int(sys.argv[2])):
     store_vote(store, number, "model_a")

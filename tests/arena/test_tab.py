@@ -18,11 +18,11 @@ import yaml
 from tests.arena.conftest import NAMES, MakeArena, config_dict
 from tests.arena.drive import ask
 from tests.arena.sse_stub import SSEStub
-from vlmscope.leaderboard.arena.battles import Battle
-from vlmscope.leaderboard.arena.service import Reveal, Update
-from vlmscope.leaderboard.arena.view import FAILED, reveal_note, transcript
+from vlmscope.arena.battles import Battle
+from vlmscope.arena.service import Reveal, Update
+from vlmscope.arena.view import FAILED, reveal_note, transcript
 from vlmscope.leaderboard.load import ResultsLocation
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.result_store import ResultStore
 
 SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
 

@@ -28,11 +28,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.leaderboard.fabricate import track_result
-from vlmscope.leaderboard import samples as sv
+from vlmscope.leaderboard import browsed_samples as sv
 from vlmscope.leaderboard.charts import rating_bars
 from vlmscope.leaderboard.load import ResultsLocation, find_result_folders
 from vlmscope.leaderboard.overview import overview_frame
-from vlmscope.leaderboard.prompts import prompt_data_dirs, prompt_view
 from vlmscope.leaderboard.rating_view import (
     OVERALL,
     board_note,
@@ -41,12 +40,13 @@ from vlmscope.leaderboard.rating_view import (
     ratings_of,
     view_label,
 )
-from vlmscope.leaderboard.store import ResultStore, UnknownRun
+from vlmscope.leaderboard.result_store import ResultStore, UnknownRun
+from vlmscope.leaderboard.sample_prompts import prompt_data_dirs, prompt_view
 from vlmscope.leaderboard.track_info import track_title
 from vlmscope.leaderboard.values import column_types
 from vlmscope.messages import Response, Status, user_request
-from vlmscope.ratings.battle_presets import BattleSettings, rate_battles
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.battle_presets import BattleSettings, rate_battles
+from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.runner.results import (
     BoardResult,
     board_dir,

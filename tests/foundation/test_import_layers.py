@@ -13,10 +13,11 @@ import vlmscope
 
 ROOT = Path(vlmscope.__file__).parent
 LAYER = {
+    "cli": 6,
+    "__main__": 6,
+    "arena": 5,
     "runner": 4,
     "leaderboard": 4,
-    "cli": 4,
-    "__main__": 4,
     "tracks": 3,
     "datasets": 3,
     "ratings": 2,
@@ -27,9 +28,21 @@ LAYER = {
 }
 
 
+RATINGS_LAYER = {"boards": 2, "fits": 1, "inputs": 0}
+"""The rooms of `vlmscope.ratings`, bottom to top, held to the same rule inside the package."""
+
+
 def layer(module: str) -> int:
     parts = module.split(".")
     return LAYER.get(parts[1], 0) if len(parts) > 1 else 0
+
+
+def ratings_layer(module: str) -> int | None:
+    """The room of a `vlmscope.ratings` module; None outside the rooms (the package's facade)."""
+    parts = module.split(".")
+    if parts[:2] != ["vlmscope", "ratings"] or len(parts) < 3:
+        return None
+    return RATINGS_LAYER[parts[2]]
 
 
 def module_files() -> dict[str, Path]:
@@ -117,6 +130,18 @@ def test_no_module_imports_from_a_layer_above_its_own():
     assert upward == []
 
 
+def test_no_ratings_module_imports_from_a_room_above_its_own():
+    edges = import_edges(module_files())
+    upward = sorted(
+        (a, b)
+        for a, targets in edges.items()
+        if (own := ratings_layer(a)) is not None
+        for b in targets
+        if (other := ratings_layer(b)) is not None and other > own
+    )
+    assert upward == []
+
+
 def test_there_is_no_import_cycle():
     assert cycles(import_edges(module_files())) == []
 
@@ -128,3 +153,7 @@ def test_the_checks_can_fail():
     }
     assert cycles(edges) == [["vlmscope.config", "vlmscope.tracks.base"]]
     assert layer("vlmscope.tracks.base") > layer("vlmscope.config")
+    assert layer("vlmscope.arena.vote_store") > layer("vlmscope.leaderboard.records")
+    assert ratings_layer("vlmscope.ratings.fits.elo") == 1
+    assert ratings_layer("vlmscope.ratings.boards.board") == 2
+    assert ratings_layer("vlmscope.ratings") is None

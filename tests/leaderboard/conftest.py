@@ -11,7 +11,7 @@ import pytest
 
 from tests.leaderboard import broken, fabricate
 from vlmscope.leaderboard.load import ResultsLocation
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.result_store import ResultStore
 
 SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
 

@@ -41,7 +41,7 @@ from vlmscope import cli as vlmscope_cli
 from vlmscope.messages import Response, Status, user_request
 from vlmscope.runner.results import TrackResult, board_dir, write_board_result, write_result
 from vlmscope.tracks.base import Sample, Scored
-from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.shipped_samples import sample_dir
 from vlmscope.tracks.simplevqa.rows import read_rows
 
 REPO = Path(__file__).resolve().parents[2]

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from vlmscope.messages import Response, user_request
-from vlmscope.ratings.board import BoardSettings, ModelRating, RatingBoard, with_categories
-from vlmscope.ratings.verdict_records import verdict_record_to_dict
+from vlmscope.ratings.boards.board import BoardSettings, ModelRating, RatingBoard, with_categories
+from vlmscope.ratings.inputs.verdict_records import verdict_record_to_dict
 from vlmscope.runner.results import BoardResult
 from vlmscope.tracks.base import Sample, Scored
 from vlmscope.tracks.pairwise import PairwiseEvidence

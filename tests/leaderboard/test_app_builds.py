@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from vlmscope.leaderboard.load import ResultsLocation
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.tracks.spec import PageKind
 
 

@@ -38,7 +38,7 @@ from tests.leaderboard.fabricate import (
     simplevqa_gold,
 )
 from vlmscope.leaderboard.rating_view import board_view, rating_frame
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.result_store import ResultStore
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():

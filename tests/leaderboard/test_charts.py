@@ -7,9 +7,9 @@ from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_bars
 from vlmscope.leaderboard.rating_view import rating_frame, ratings_of
 from vlmscope.leaderboard.records import by_model
-from vlmscope.leaderboard.store import ResultStore
-from vlmscope.ratings.battle_presets import BattleSettings, rate_battles
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.leaderboard.result_store import ResultStore
+from vlmscope.ratings.boards.battle_presets import BattleSettings, rate_battles
+from vlmscope.ratings.boards.board import RatingBoard
 
 HOSTILE = "evil<img src=x onerror=window.__pwned=1>"
 

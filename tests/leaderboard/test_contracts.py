@@ -22,7 +22,7 @@ from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.rating_view import board_view, rating_frame, ratings_of, style_frame
 from vlmscope.leaderboard.records import by_model
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.track_info import headlines_for
 from vlmscope.runner.results import BoardResult, result_dir, write_board_result
 

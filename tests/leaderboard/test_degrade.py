@@ -24,11 +24,11 @@ from tests.leaderboard.broken import (
     write_run,
 )
 from vlmscope.leaderboard import records
-from vlmscope.leaderboard import store as store_module
+from vlmscope.leaderboard import result_store as store_module
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.records import BadResult, NewerFormat, format_version, summary_record
-from vlmscope.leaderboard.store import ResultStore, UnreadableDetails
+from vlmscope.leaderboard.result_store import ResultStore, UnreadableDetails
 from vlmscope.runner import results as writer
 
 

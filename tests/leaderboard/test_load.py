@@ -23,9 +23,9 @@ from vlmscope.leaderboard.load import (
     read_config_rows,
 )
 from vlmscope.leaderboard.records import SummaryRecord, latest_per_run
-from vlmscope.leaderboard.store import Problem, ResultStore, UnknownRun
-from vlmscope.ratings.battle_presets import BattleSettings, rate_battles
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.leaderboard.result_store import Problem, ResultStore, UnknownRun
+from vlmscope.ratings.boards.battle_presets import BattleSettings, rate_battles
+from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.runner.results import BoardResult, write_board_result
 
 

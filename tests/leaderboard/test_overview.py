@@ -16,7 +16,7 @@ from tests.leaderboard.fabricate import (
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.overview import overview_frame, samples_text
 from vlmscope.leaderboard.records import SummaryRecord, count_map, json_object
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.track_info import ordered_tracks, track_title
 from vlmscope.leaderboard.widths import (
     CHAR_PX,

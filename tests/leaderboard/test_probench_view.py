@@ -11,17 +11,17 @@ import pytest
 
 from tests.leaderboard import probench_results as pr
 from tests.leaderboard.fabricate import write_probench_results
+from vlmscope.leaderboard import browsed_samples as sv
 from vlmscope.leaderboard import probench_view as pb
-from vlmscope.leaderboard import samples as sv
 from vlmscope.leaderboard.charts import rating_bars
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.rating_view import rating_frame, ratings_of
 from vlmscope.leaderboard.records import SummaryRecord, by_model
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.safe_html import markdown_literal
-from vlmscope.leaderboard.store import ResultStore
 from vlmscope.leaderboard.values import column_types
-from vlmscope.ratings.board import ModelRating, RatingBoard
+from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 
 HOSTILE = "pb<img src=x onerror=window.__pwned=1>"
 Records = dict[str, SummaryRecord]

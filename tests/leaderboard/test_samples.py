@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.leaderboard.fabricate import HOSTILE_MODEL, HOSTILE_TASK, PAYLOAD, UNREADABLE_GRADE
-from vlmscope.leaderboard import samples as sv
-from vlmscope.leaderboard.prompts import prompt_data_dirs, prompt_view
+from vlmscope.leaderboard import browsed_samples as sv
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.safe_html import as_text, plain_label
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.sample_prompts import prompt_data_dirs, prompt_view
 
 
 def test_tasks_and_choices_of_a_real_run(store: ResultStore) -> None:

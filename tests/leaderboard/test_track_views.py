@@ -22,8 +22,8 @@ from vlmscope.leaderboard.rating_view import (
     view_label,
 )
 from vlmscope.leaderboard.records import by_model
-from vlmscope.leaderboard.store import ResultStore
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.leaderboard.result_store import ResultStore
+from vlmscope.ratings.boards.board import RatingBoard
 
 TOP = "glm-4v-72b-07"  # first on the overall board of the golden battles
 SHOWN = ("captioning", "ocr", "diagram", "english")

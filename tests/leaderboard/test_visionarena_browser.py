@@ -45,8 +45,8 @@ from vlmscope.leaderboard import visionarena_battles as vbt
 from vlmscope.leaderboard import visionarena_view as va
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.rating_view import board_view
-from vlmscope.leaderboard.store import ResultStore
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.leaderboard.result_store import ResultStore
+from vlmscope.ratings.boards.board import RatingBoard
 
 TABLE = "#visionarena-table"
 

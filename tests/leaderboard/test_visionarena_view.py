@@ -29,11 +29,11 @@ from vlmscope.leaderboard import visionarena_bench_view as vbench
 from vlmscope.leaderboard import visionarena_view as va
 from vlmscope.leaderboard.load import ResultsLocation, read_config_rows
 from vlmscope.leaderboard.rating_view import OVERALL, board_view
-from vlmscope.leaderboard.store import ResultStore
-from vlmscope.ratings import agreement
-from vlmscope.ratings.board import STYLE_CONTROL_SKIPPED, BoardSettings, RatingBoard
+from vlmscope.leaderboard.result_store import ResultStore
+from vlmscope.ratings.boards import agreement
+from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, BoardSettings, RatingBoard
 from vlmscope.runner.loop import run
-from vlmscope.tracks.visionarena.leaderboard import ArenaSettings, arena_leaderboard
+from vlmscope.tracks.visionarena.report import ArenaSettings, arena_leaderboard
 from vlmscope.tracks.visionarena.rows import SAMPLE_DIR, BattleRow, battle_record, read_battle_rows
 
 ARENA = "visionarena"

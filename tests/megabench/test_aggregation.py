@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.megabench.golden_json import AGGREGATION, TASK_META, assert_json_close, load
+from vlmscope.cli.megabench_rescore import add_summarize
 from vlmscope.tracks.megabench.aggregation import (
     EvaluatedTask,
     SetSummary,
@@ -21,7 +22,6 @@ from vlmscope.tracks.megabench.aggregation import (
     overall_with_best_core,
     score_task,
 )
-from vlmscope.tracks.megabench.cli_rescore import add_summarize
 from vlmscope.tracks.megabench.keywords import join_task_meta, keyword_stats, load_task_meta
 from vlmscope.tracks.megabench.official_files import (
     merge_scored_files,

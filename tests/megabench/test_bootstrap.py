@@ -107,7 +107,7 @@ def test_report_and_bad_inputs() -> None:
 
 
 def test_bootstrap_command_prints_a_row_per_size(tmp_path, capsys):
-    from vlmscope.tracks.megabench.cli import main
+    from vlmscope.cli.megabench import main
 
     source = (
         Path(__file__).parents[1]

@@ -9,7 +9,7 @@ import pytest
 
 from vlmscope.datasets.megabench import build, export
 from vlmscope.tracks.megabench.rows import RowError, read_rows
-from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.shipped_samples import sample_dir
 
 SAMPLE = sample_dir("megabench")
 

@@ -50,8 +50,8 @@ def _offending(loaded: list[str]) -> list[str]:
 
 
 def test_the_megabench_command_module_imports_nothing_heavy() -> None:
-    loaded = _modules_after("import vlmscope.tracks.megabench.cli")
-    assert "vlmscope.tracks.megabench.cli" in loaded
+    loaded = _modules_after("import vlmscope.cli.megabench")
+    assert "vlmscope.cli.megabench" in loaded
     assert _offending(loaded) == []
 
 
@@ -79,4 +79,4 @@ def test_help_and_unknown_commands_still_see_every_command() -> None:
     assert top_level._modules_for([]) == top_level._SUBCOMMANDS
     assert top_level._modules_for(["--help"]) == top_level._SUBCOMMANDS
     assert top_level._modules_for(["no-such-command"]) == top_level._SUBCOMMANDS
-    assert top_level._modules_for(["megabench", "score"]) == ("vlmscope.tracks.megabench.cli",)
+    assert top_level._modules_for(["megabench", "score"]) == ("vlmscope.cli.megabench",)

@@ -5,7 +5,7 @@ from pathlib import Path
 import evaluate
 
 from vlmscope.tracks.megabench.rows import group_by_task, read_rows
-from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.shipped_samples import sample_dir
 
 MODULE = str(Path(__file__).parents[2] / "evaluate_metrics" / "megabench_task")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from vlmscope.tracks.megabench.cli import main
+from vlmscope.cli.megabench import main
 from vlmscope.tracks.megabench.score_cases import case_passes, compute_case, read_cases
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "golden" / "megabench_metric_cases.jsonl"

@@ -13,15 +13,15 @@ from vlmscope.metrics.megabench.arithmetic import EvaluationTimeout, evaluate_ex
 from vlmscope.metrics.megabench.caches import clear_caches
 from vlmscope.metrics.megabench.fields import aggregate_fields, score_field
 from vlmscope.metrics.megabench.lexicon import lemmatize_noun, split_sentences
-from vlmscope.metrics.megabench.program_judge import program_judge
-from vlmscope.metrics.megabench.query import build_judge_requests, score_query
-from vlmscope.metrics.megabench.registry import (
+from vlmscope.metrics.megabench.metric_types import (
     METRICS,
     MetricName,
     UnknownMetricError,
     metric_function,
     unknown_metrics,
 )
+from vlmscope.metrics.megabench.program_judge import program_judge
+from vlmscope.metrics.megabench.query import build_judge_requests, score_query
 
 SPEC_METRICS = [
     "exact_str_match",

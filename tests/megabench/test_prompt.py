@@ -16,7 +16,7 @@ from vlmscope.tracks.megabench.prompt import (
     strip_cot,
 )
 from vlmscope.tracks.megabench.rows import RowError, group_by_task, read_rows
-from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.shipped_samples import sample_dir
 
 SAMPLE = sample_dir("megabench")
 TASKS = group_by_task(read_rows(SAMPLE, "core"))

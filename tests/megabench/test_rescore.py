@@ -12,9 +12,9 @@ import pytest
 
 from tests.megabench.golden_json import TASK_META, assert_json_close, load
 from tests.megabench.pipeline import EXPECTED, INPUTS, assert_tasks_match, expected_task_results
-from vlmscope.metrics.megabench.registry import UnknownMetricError
+from vlmscope.cli.megabench_rescore import add_score
+from vlmscope.metrics.megabench.metric_types import UnknownMetricError
 from vlmscope.tracks.megabench import rescore as rescore_module
-from vlmscope.tracks.megabench.cli_rescore import add_score
 from vlmscope.tracks.megabench.keywords import load_task_meta
 from vlmscope.tracks.megabench.rescore import RescoreOutputs, rescore, score_responses
 

@@ -25,7 +25,7 @@ from vlmscope.tracks.base import ScoringContext
 from vlmscope.tracks.megabench.prompt import build_prompt
 from vlmscope.tracks.megabench.rows import RowError, read_rows
 from vlmscope.tracks.megabench.track import MegaBenchTrack
-from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.shipped_samples import sample_dir
 
 SAMPLE = sample_dir("megabench")
 CORE = Path("core") / "test-00000-of-00001.parquet"

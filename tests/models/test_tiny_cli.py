@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from vlmscope.cli.make_tiny_model import add_subparser
 from vlmscope.models import tiny
-from vlmscope.models.cli import add_subparser
 
 
 def parse(*argv: str) -> argparse.Namespace:

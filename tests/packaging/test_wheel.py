@@ -153,7 +153,7 @@ def test_demo_export_and_store_run_from_the_wheel(
         [
             str(python),
             "-c",
-            "from vlmscope.tracks.samples import sample_dir as s; print(s('megabench'))",
+            "from vlmscope.tracks.shipped_samples import sample_dir as s; print(s('megabench'))",
         ],
         cwd=work,
         env=env,
@@ -180,7 +180,7 @@ def test_demo_export_and_store_run_from_the_wheel(
     script = (
         "import json\n"
         "from vlmscope.leaderboard.load import ResultsLocation\n"
-        "from vlmscope.leaderboard.store import ResultStore\n"
+        "from vlmscope.leaderboard.result_store import ResultStore\n"
         "store = ResultStore(ResultsLocation.local('results/demo'))\n"
         "print(json.dumps({'tracks': {t: store.models(t) for t in store.tracks()},"
         " 'problems': [p.error for p in store.problems]}))\n"
@@ -198,7 +198,7 @@ def test_demo_export_and_store_run_from_the_wheel(
         "os.environ['VLMSCOPE_RESULTS_DIR'] = 'results/demo'\n"
         "from app import build_app\n"
         "from vlmscope.leaderboard.load import location_from_env\n"
-        "from vlmscope.leaderboard.store import ResultStore\n"
+        "from vlmscope.leaderboard.result_store import ResultStore\n"
         "demo = build_app(ResultStore(location_from_env(os.environ)))\n"
         "print(type(demo).__name__)\n"
     )

@@ -13,7 +13,7 @@ import pytest
 from tests.servers import OpenAIStub
 from vlmscope.config import ConfigError, parse_config
 from vlmscope.hub_export import load_folder
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.runner.loop import RunReport, run
 from vlmscope.runner.results import board_dir
 
@@ -144,7 +144,7 @@ def test_the_space_rating_page_shows_all_three_models_from_the_one_board(runs):
     from vlmscope.leaderboard.load import ResultsLocation
     from vlmscope.leaderboard.overview import overview_frame
     from vlmscope.leaderboard.rating_view import board_view, rating_frame
-    from vlmscope.leaderboard.store import ResultStore
+    from vlmscope.leaderboard.result_store import ResultStore
 
     folder, _ = runs[1]
     store = ResultStore(ResultsLocation.local(folder))
@@ -200,7 +200,7 @@ def test_a_limited_run_writes_its_board_beside_the_full_one(tmp_path):
     """A `--limit` run's joint board goes to `boards/<track>-limit<N>`: the full board stays on
     disk, and the Space shows it however newer the limited one is."""
     from vlmscope.leaderboard.load import ResultsLocation
-    from vlmscope.leaderboard.store import ResultStore
+    from vlmscope.leaderboard.result_store import ResultStore
 
     with OpenAIStub(replies) as stub:
         full = _config(tmp_path, stub.base_url, 0)

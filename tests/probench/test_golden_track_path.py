@@ -21,7 +21,7 @@ from tests.ratings.verdict_golden import (
     judged_sample,
     verdict_records,
 )
-from vlmscope.ratings.verdict_presets import PROBENCH, VerdictSettings
+from vlmscope.ratings.boards.verdict_presets import PROBENCH, VerdictSettings
 from vlmscope.tracks.base import Scored
 from vlmscope.tracks.probench.report import ProBenchReport, records_of
 from vlmscope.tracks.probench.tables import Subsets, joint_board

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vlmscope.ratings.battles import Battles
+from vlmscope.ratings.inputs.battles import Battles
 
 
 def assert_same_battles(x: Battles, y: Battles) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from vlmscope.ratings.arena_breakdown import rank_changes, thin_models, tie_shares
-from vlmscope.ratings.board import BoardSettings, ModelRating, RatingBoard
+from vlmscope.ratings.boards.arena_breakdown import rank_changes, thin_models, tie_shares
+from vlmscope.ratings.boards.board import BoardSettings, ModelRating, RatingBoard
 
 
 def _board(ranks: dict[str, int], battles: float = 150.0, style: bool = False) -> RatingBoard:

@@ -24,16 +24,16 @@ from tests.ratings.arena_golden import GOLDEN_DIR
 from tests.ratings.verdict_golden import BASELINE, VERDICTS_FILE
 from vlmscope.cli import main
 from vlmscope.hub_export import load_folder
-from vlmscope.ratings import _newton
-from vlmscope.ratings.battle_presets import BattleSettings, battle_board
-from vlmscope.ratings.battles import Battles, battles_from_columns, read_battle_records
-from vlmscope.ratings.board import RatingBoard
-from vlmscope.ratings.bootstrap import bootstrap_bt, bootstrap_style_control
-from vlmscope.ratings.bradley_terry import fit_bt
-from vlmscope.ratings.fit_checks import FitError
-from vlmscope.ratings.row_checks import BadRowError
-from vlmscope.ratings.verdict_presets import VerdictSettings, verdict_board
-from vlmscope.ratings.verdict_records import read_verdict_file, records_from_rows
+from vlmscope.ratings.boards.battle_presets import BattleSettings, battle_board
+from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.ratings.boards.verdict_presets import VerdictSettings, verdict_board
+from vlmscope.ratings.fits import _newton
+from vlmscope.ratings.fits.bootstrap import bootstrap_bt, bootstrap_style_control
+from vlmscope.ratings.fits.bradley_terry import fit_bt
+from vlmscope.ratings.fits.fit_checks import FitError
+from vlmscope.ratings.inputs.battles import Battles, battles_from_columns, read_battle_records
+from vlmscope.ratings.inputs.row_checks import BadRowError
+from vlmscope.ratings.inputs.verdict_records import read_verdict_file, records_from_rows
 
 BAD_LINE = 6  # 1-based line of the inserted row; 5 good rows come before it
 Row = dict[str, Any]

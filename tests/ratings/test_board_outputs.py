@@ -29,19 +29,19 @@ from tests.ratings.verdict_golden import BASELINE, VERDICTS_FILE, verdict_record
 from vlmscope.cli import main
 from vlmscope.cli import ratings as cli
 from vlmscope.hub_export import load_folder
-from vlmscope.ratings.battle_presets import (
+from vlmscope.ratings.boards.battle_presets import (
     BATTLE_CATEGORIES,
     BattleSettings,
     battle_board,
 )
-from vlmscope.ratings.board import RatingBoard
-from vlmscope.ratings.verdict_presets import (
+from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.ratings.boards.verdict_presets import (
     VERDICT_REFERENCES,
     VerdictSettings,
     verdict_board,
     verdict_categories,
 )
-from vlmscope.ratings.verdict_records import verdict_record_from_dict
+from vlmscope.ratings.inputs.verdict_records import verdict_record_from_dict
 
 BATTLES_FILE = GOLDEN_DIR / "battles_5k.jsonl"
 BOARDS = golden("fastchat_leaderboards.json")

@@ -19,7 +19,7 @@ from vlmscope.ratings import (
     synthetic_battles,
     to_rating_scale,
 )
-from vlmscope.ratings.reference import lbfgs_bt, lbfgs_style
+from vlmscope.ratings.fits.fastchat_optimiser import lbfgs_bt, lbfgs_style
 
 
 def gradient_bt(

@@ -12,21 +12,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-from vlmscope.ratings import _newton, _paired_design, _paired_passes
-from vlmscope.ratings.battle_presets import BattleSettings, battle_board, board_from_battles
-from vlmscope.ratings.battles import Battles, battle_row
-from vlmscope.ratings.board import with_skipped_rows
-from vlmscope.ratings.board_selection import BattleTable, BoardSelector
-from vlmscope.ratings.bootstrap import bootstrap_style_control, resample_indices
-from vlmscope.ratings.filters import (
+from vlmscope.ratings.boards.battle_presets import BattleSettings, battle_board, board_from_battles
+from vlmscope.ratings.boards.board import with_skipped_rows
+from vlmscope.ratings.fits import _newton, _paired_design, _paired_passes
+from vlmscope.ratings.fits.bootstrap import bootstrap_style_control, resample_indices
+from vlmscope.ratings.fits.style_control import battle_style_features, style_design
+from vlmscope.ratings.inputs.battles import Battles, battle_row
+from vlmscope.ratings.inputs.board_selection import BattleTable, BoardSelector
+from vlmscope.ratings.inputs.filters import (
     BOARD_FILTERS,
     VISION_CATEGORIES,
     board_filter,
     select_battles,
 )
-from vlmscope.ratings.merged_rows import _row_order, merge_identical
-from vlmscope.ratings.style_control import battle_style_features, style_design
-from vlmscope.ratings.synthetic import synthetic_battles
+from vlmscope.ratings.inputs.merged_rows import _row_order, merge_identical
+from vlmscope.ratings.inputs.synthetic import synthetic_battles
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -157,7 +157,7 @@ def test_battle_table_is_from_rows() -> None:
 
 def test_streamed_board_is_the_record_board(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
-    from vlmscope.ratings.battle_stream import read_board_battles
+    from vlmscope.ratings.inputs.battle_stream import read_board_battles
 
     path = tmp_path / "battles.jsonl"
     write_battles(path, 1500, seed=5)
@@ -170,8 +170,8 @@ def test_streamed_board_is_the_record_board(tmp_path: Path) -> None:
 
 
 def test_counts_are_plain_bincounts_of_unique_rows() -> None:
-    from vlmscope.ratings._paired_design import build_design
-    from vlmscope.ratings.bootstrap import _counts
+    from vlmscope.ratings.fits._paired_design import build_design
+    from vlmscope.ratings.fits.bootstrap import _counts
 
     b = synthetic_battles(6000, n_models=3, seed=6)  # 18 unique rows: counts above 255
     merged_heavily = build_design(
@@ -204,8 +204,8 @@ def test_counts_are_plain_bincounts_of_unique_rows() -> None:
 
 def test_parquet_reads_like_json_lines(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
-    from vlmscope.ratings.battle_stream import read_board_battles
-    from vlmscope.ratings.battles import read_battle_records
+    from vlmscope.ratings.inputs.battle_stream import read_board_battles
+    from vlmscope.ratings.inputs.battles import read_battle_records
 
     lines, table = tmp_path / "b.jsonl", tmp_path / "b.parquet"
     write_battles(lines, 1200, seed=4)
@@ -227,9 +227,9 @@ def test_parquet_bad_rows_are_the_record_readers(tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    from vlmscope.ratings.battle_stream import read_board_battles
-    from vlmscope.ratings.battles import read_battle_records
-    from vlmscope.ratings.row_checks import BadRowError
+    from vlmscope.ratings.inputs.battle_stream import read_board_battles
+    from vlmscope.ratings.inputs.battles import read_battle_records
+    from vlmscope.ratings.inputs.row_checks import BadRowError
 
     records = [json.loads(line) for line in battle_lines(300, seed=2)]
     records[7]["model_b"] = None

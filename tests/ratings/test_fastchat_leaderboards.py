@@ -16,7 +16,7 @@ import pytest
 
 from tests.ratings.arena_golden import SEPARABLE, golden, records
 from vlmscope.ratings import BOARD_FILTERS, VISION_CATEGORIES, Leaderboard, category_filter, report
-from vlmscope.ratings.filters import RecordFilter
+from vlmscope.ratings.inputs.filters import RecordFilter
 
 BOARDS = golden("fastchat_leaderboards.json")
 

@@ -16,7 +16,7 @@ from vlmscope.ratings import (
     select_battles,
     separability,
 )
-from vlmscope.ratings.agreement import brier_score, pairwise_accuracy
+from vlmscope.ratings.boards.agreement import brier_score, pairwise_accuracy
 
 
 def record(**fields: object) -> dict[str, object]:

@@ -17,17 +17,17 @@ import pytest
 
 from tests.ratings.verdict_golden import BASELINE, verdict_records
 from vlmscope.judges.verdicts import CANONICAL_LABELS
-from vlmscope.ratings.board import BoardSettings, ModelRating, RatingBoard
-from vlmscope.ratings.judge_agreement import (
+from vlmscope.ratings.boards.board import BoardSettings, ModelRating, RatingBoard
+from vlmscope.ratings.boards.judge_agreement import (
     HumanLabel,
     board_agreement,
     direction,
     judge_human_agreement,
     read_human_labels,
 )
-from vlmscope.ratings.row_checks import BadRowError
-from vlmscope.ratings.verdict_presets import PROBENCH, VerdictSettings, verdict_board
-from vlmscope.ratings.verdict_records import VerdictRecord
+from vlmscope.ratings.boards.verdict_presets import PROBENCH, VerdictSettings, verdict_board
+from vlmscope.ratings.inputs.row_checks import BadRowError
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 
 MODEL, BASE = "m", "b"
 FLIPPED_MODEL = "yi-vl-11b-00"  # best on the golden ProBench board (1574), worst once mirrored

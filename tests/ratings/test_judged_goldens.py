@@ -15,18 +15,18 @@ from tests.ratings.verdict_golden import (
     golden,
     verdict_records,
 )
-from vlmscope.ratings.arena_hard_v2 import (
+from vlmscope.ratings.boards.arena_hard_v2 import (
     ArenaHardV2Board,
     arena_hard_v2_board,
     arena_hard_v2_style_board,
 )
-from vlmscope.ratings.judged import battles_from_verdicts, scores_from_verdicts
-from vlmscope.ratings.judged_boards import (
+from vlmscope.ratings.boards.judged_boards import (
     EloBoard,
     ProBenchModelResult,
     arena_hard_v01_board,
     probench_board,
 )
+from vlmscope.ratings.inputs.verdict_battles import battles_from_verdicts, scores_from_verdicts
 
 RATING_TOL = 0.1  # Elo points, point estimates
 QUANTILE_TOL = 0.2  # Elo points, bootstrap percentiles (same random stream)

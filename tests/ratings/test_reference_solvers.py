@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.special import expit, log_expit
 
-from vlmscope.ratings.fixed_step_lbfgs import minimize_fixed_step_lbfgs
-from vlmscope.ratings.reference_logistic import fit_logistic_lbfgs
+from vlmscope.ratings.fits.fixed_step_lbfgs import minimize_fixed_step_lbfgs
+from vlmscope.ratings.fits.sklearn_logistic import fit_logistic_lbfgs
 
 
 def _problem(seed: int = 3) -> tuple[np.ndarray, np.ndarray]:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from vlmscope.ratings.battle_presets import BattleSettings, rate_table
-from vlmscope.ratings.battle_stream import _per_row, read_board_battles
-from vlmscope.ratings.row_checks import BadRowError
+from vlmscope.ratings.boards.battle_presets import BattleSettings, rate_table
+from vlmscope.ratings.inputs.battle_stream import _per_row, read_board_battles
+from vlmscope.ratings.inputs.row_checks import BadRowError
 
 pytest.importorskip("pyarrow")
 

@@ -15,13 +15,13 @@ from vlmscope.judges.verdicts import (
     label_preference,
     parse_verdict,
 )
-from vlmscope.ratings.judged import (
+from vlmscope.ratings.inputs.verdict_battles import (
     NON_CANONICAL,
     OTHER_GAME_UNPARSEABLE,
     battles_from_verdicts,
     scores_from_verdicts,
 )
-from vlmscope.ratings.verdict_records import VerdictRecord, verdict_record_from_dict
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord, verdict_record_from_dict
 
 
 def _labels(rules) -> list[list]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from tests.ratings.arena_golden import GOLDEN_DIR, golden
-from vlmscope.ratings.verdict_records import VerdictRecord, read_verdict_records
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord, read_verdict_records
 from vlmscope.tracks.base import Scored
 
 VERDICTS_FILE = GOLDEN_DIR / "judge_verdicts_small.jsonl"
@@ -38,7 +38,7 @@ def judged_sample(
 ) -> Scored:
     """What a pairwise track's `score` leaves for a judged prompt, made from a golden record:
     both games' judge replies and both answers' style metadata (and the model's name)."""
-    from vlmscope.ratings.verdict_records import STYLE_FIELDS
+    from vlmscope.ratings.inputs.verdict_records import STYLE_FIELDS
     from vlmscope.tracks.pairwise import PairwiseEvidence
     from vlmscope.tracks.probench.judging import game_record
 

@@ -57,8 +57,8 @@ def test_all_tracks_demo_gives_the_oracle_full_marks_on_simplevqa(tmp_path: Path
     from vlmscope.leaderboard.load import ResultsLocation
     from vlmscope.leaderboard.overview import overview_frame
     from vlmscope.leaderboard.records import by_model as records_by_model
+    from vlmscope.leaderboard.result_store import ResultStore
     from vlmscope.leaderboard.simplevqa_view import grading_note
-    from vlmscope.leaderboard.store import ResultStore
 
     store = ResultStore(ResultsLocation.local(tmp_path / "results"))
     overview = overview_frame(store.summaries, store.boards).set_index("Model")

@@ -10,7 +10,7 @@ import pytest
 
 from vlmscope.cli import main
 from vlmscope.cli.board_files import BoardFileError, read_board
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.tracks.visionarena.rows import SAMPLE_DIR
 
 

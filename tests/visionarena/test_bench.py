@@ -21,12 +21,12 @@ from vlmscope.config import CoinModelConfig, ConfigError, RunConfig, TrackConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import Request, Response, cache_key
 from vlmscope.models.coin import CoinBackend
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.runner.loop import run
 from vlmscope.runner.results import board_dir, result_dir
 from vlmscope.tracks.base import ModelResult, ScoringContext, SummaryReport
-from vlmscope.tracks.visionarena.bench import VisionArenaBenchTrack
 from vlmscope.tracks.visionarena.rows import SAMPLE_DIR, VisionArenaDataError, read_bench_rows
+from vlmscope.tracks.visionarena.track import VisionArenaBenchTrack
 
 AH_V01 = golden("arena_hard_v01_verdicts.json")["both_games"]
 

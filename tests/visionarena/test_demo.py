@@ -12,7 +12,7 @@ import yaml
 from vlmscope.cli import main
 from vlmscope.config import load_config, parse_config
 from vlmscope.leaderboard.load import ResultsLocation
-from vlmscope.leaderboard.store import ResultStore
+from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.runner.loop import run
 from vlmscope.tracks.registry import build_track
 from vlmscope.tracks.visionarena.rows import SAMPLE_DIR, read_bench_rows

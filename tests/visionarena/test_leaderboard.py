@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import cache
 
 from tests.ratings.arena_golden import assert_board_matches, golden, records, separable_in
-from vlmscope.ratings.board import RatingBoard
-from vlmscope.tracks.visionarena.leaderboard import VISION_BOARDS, ArenaSettings, arena_leaderboard
+from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.tracks.visionarena.report import VISION_BOARDS, ArenaSettings, arena_leaderboard
 from vlmscope.tracks.visionarena.rows import SAMPLE_DIR, battle_record, read_battle_rows
 
 BOARDS = golden("fastchat_leaderboards.json")

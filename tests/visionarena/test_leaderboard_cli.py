@@ -10,7 +10,7 @@ import pytest
 from tests.ratings.arena_golden import GOLDEN_DIR
 from vlmscope.cli import main
 from vlmscope.hub_export import load_folder
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.tracks.visionarena.rows import SAMPLE_DIR
 
 

@@ -7,12 +7,12 @@ import logging
 import threading
 from collections.abc import Callable
 
-from vlmscope.leaderboard.arena.config import ArenaConfig
-from vlmscope.leaderboard.arena.contestants import build_contestant
-from vlmscope.leaderboard.arena.hub import hub_upload, push_full_batches
-from vlmscope.leaderboard.arena.moderation import load_hook
-from vlmscope.leaderboard.arena.service import Arena
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.config import ArenaConfig
+from vlmscope.arena.contestants import build_contestant
+from vlmscope.arena.hub_push import hub_upload, push_full_batches
+from vlmscope.arena.moderation import load_hook
+from vlmscope.arena.service import Arena
+from vlmscope.arena.vote_store import VoteStore
 
 log = logging.getLogger(__name__)
 

@@ -27,8 +27,8 @@ from typing import Any, Protocol
 
 import httpx
 
+from vlmscope.arena.config import Sampling
 from vlmscope.config import HFModelConfig, OpenAIModelConfig
-from vlmscope.leaderboard.arena.config import Sampling
 from vlmscope.messages import GenerationParams, Request
 from vlmscope.models.base import Backend, LoopLocal
 from vlmscope.models.openai_attempt import api_key

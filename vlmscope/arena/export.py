@@ -19,8 +19,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from vlmscope.arena.vote_store import StoredVote, VoteStore
 from vlmscope.atomic_files import write_bytes_atomic
-from vlmscope.leaderboard.arena.store import StoredVote, VoteStore
 
 EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp", "GIF": "gif"}
 JSONL_NAME = "battles.jsonl"

@@ -13,8 +13,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from vlmscope.leaderboard.arena.export import battle_table, write_table
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.export import battle_table, write_table
+from vlmscope.arena.vote_store import VoteStore
 
 Upload = Callable[[Path, str], None]
 """upload(local_file, path_in_repo)."""

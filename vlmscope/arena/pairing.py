@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from vlmscope.leaderboard.arena.config import Pairing
+from vlmscope.arena.config import Pairing
 
 
 def draw_pair(names: Sequence[str], pairing: Pairing, rng: random.Random) -> tuple[str, str]:

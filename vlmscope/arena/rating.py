@@ -1,4 +1,4 @@
-"""The live board: the VisionArena leaderboard (`vlmscope.tracks.visionarena.leaderboard`)
+"""The live board: the VisionArena leaderboard (`vlmscope.tracks.visionarena.report`)
 fitted on the store's votes, so the arena and the published battles are rated alike
 (Bradley-Terry with bootstrap intervals, its style-controlled twin, the category boards the
 votes can fill)."""
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vlmscope.leaderboard.arena.shape import battle_row
-from vlmscope.leaderboard.arena.store import VoteStore
-from vlmscope.ratings.board import RatingBoard
-from vlmscope.tracks.visionarena.leaderboard import ArenaSettings, arena_leaderboard
+from vlmscope.arena.shape import battle_row
+from vlmscope.arena.vote_store import VoteStore
+from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.tracks.visionarena.report import ArenaSettings, arena_leaderboard
 from vlmscope.tracks.visionarena.rows import battle_record
 
 

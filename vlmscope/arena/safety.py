@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from PIL import Image, UnidentifiedImageError
 
-from vlmscope.leaderboard.arena.config import Limits
+from vlmscope.arena.config import Limits
 
 
 class Refused(ValueError):

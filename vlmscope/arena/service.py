@@ -24,15 +24,15 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from vlmscope.leaderboard.arena.battles import VOTES, Battle
-from vlmscope.leaderboard.arena.config import ArenaConfig
-from vlmscope.leaderboard.arena.contestants import Contestant, params
-from vlmscope.leaderboard.arena.language import prompt_language
-from vlmscope.leaderboard.arena.moderation import Moderation, allow_all
-from vlmscope.leaderboard.arena.pairing import draw_pair
-from vlmscope.leaderboard.arena.safety import RateLimiter, Refused, check_images, check_prompt
-from vlmscope.leaderboard.arena.shape import vote_record
-from vlmscope.leaderboard.arena.store import VoteStore
+from vlmscope.arena.battles import VOTES, Battle
+from vlmscope.arena.config import ArenaConfig
+from vlmscope.arena.contestants import Contestant, params
+from vlmscope.arena.language import prompt_language
+from vlmscope.arena.moderation import Moderation, allow_all
+from vlmscope.arena.pairing import draw_pair
+from vlmscope.arena.safety import RateLimiter, Refused, check_images, check_prompt
+from vlmscope.arena.shape import vote_record
+from vlmscope.arena.vote_store import VoteStore
 from vlmscope.messages import ImagePart, Part, Request, TextPart, Turn
 
 log = logging.getLogger(__name__)

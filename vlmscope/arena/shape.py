@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from vlmscope.leaderboard.arena.battles import Battle
+from vlmscope.arena.battles import Battle
 from vlmscope.tracks.visionarena import conversations as fields
 from vlmscope.tracks.visionarena.rows import BattleRow, conv_metadata
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from vlmscope.leaderboard.arena.battles import VOTES, Battle
-from vlmscope.leaderboard.arena.rating import LiveBoard
-from vlmscope.leaderboard.arena.service import Reveal, Update
+from vlmscope.arena.battles import VOTES, Battle
+from vlmscope.arena.rating import LiveBoard
+from vlmscope.arena.service import Reveal, Update
 from vlmscope.leaderboard.rating_view import OVERALL, board_view, categories, rating_frame
 from vlmscope.leaderboard.safe_html import as_text, markdown_literal
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vlmscope.leaderboard.arena.battles import Battle
-from vlmscope.leaderboard.arena.safety import CheckedImage
+from vlmscope.arena.battles import Battle
+from vlmscope.arena.safety import CheckedImage
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS images (

@@ -1,12 +1,13 @@
 """The `vlmscope` command. Each feature adds its own subcommand.
 
-A package in the top layer (beside `runner`), so subcommands that write result datasets, such as
-`vlmscope ratings` (`vlmscope.cli.ratings`), can live here rather than in the layer they call.
+The top layer of the package: the commands live here (one module per command, helpers beside
+it), so a command may call any layer below and no layer below knows the command line; only
+`vlmscope cache` is added by `vlmscope.cache_salvage`, beside the cache it repairs.
 
 Start-up stays cheap: `vlmscope COMMAND ...` imports only the module that adds COMMAND (see
 `_COMMAND_MODULES`), so e.g. `vlmscope megabench score` never imports the ratings engine (scipy)
 or the runner's configuration (pydantic). `vlmscope --help` or a mistyped command builds the
-whole parser, as before.
+whole parser.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from collections.abc import Sequence
 # The top-level command each module adds with its `add_subparser(subparsers)` (checked by
 # tests/megabench/test_cli_startup.py); a module is imported only to build the parser.
 _COMMAND_MODULES = {
-    "run": "vlmscope.runner.cli",
-    "make-tiny-model": "vlmscope.models.cli",
-    "megabench": "vlmscope.tracks.megabench.cli",
+    "run": "vlmscope.cli.run",
+    "make-tiny-model": "vlmscope.cli.make_tiny_model",
+    "megabench": "vlmscope.cli.megabench",
     "ratings": "vlmscope.cli.ratings",
     "probench": "vlmscope.cli.probench",
     "visionarena": "vlmscope.cli.visionarena",

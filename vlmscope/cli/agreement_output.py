@@ -13,8 +13,8 @@ from vlmscope.atomic_files import write_text_atomic
 from vlmscope.cli.failure import fail
 
 if TYPE_CHECKING:
-    from vlmscope.ratings.board import RatingBoard
-    from vlmscope.ratings.judge_agreement import BoardAgreement
+    from vlmscope.ratings.boards.board import RatingBoard
+    from vlmscope.ratings.boards.judge_agreement import BoardAgreement
 
 
 def boards_table(result: BoardAgreement, board_x: RatingBoard, board_y: RatingBoard) -> str:

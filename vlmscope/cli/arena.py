@@ -43,11 +43,11 @@ def add_subparser(subparsers: Any) -> None:
 
 
 def handle_arena(args: argparse.Namespace) -> int:
+    from vlmscope.arena.config import load_arena_config
+    from vlmscope.arena.export import export_jsonl, export_parquet
+    from vlmscope.arena.hub_push import hub_upload, push_full_batches
+    from vlmscope.arena.vote_store import VoteStore
     from vlmscope.config import ConfigError
-    from vlmscope.leaderboard.arena.config import load_arena_config
-    from vlmscope.leaderboard.arena.export import export_jsonl, export_parquet
-    from vlmscope.leaderboard.arena.hub import hub_upload, push_full_batches
-    from vlmscope.leaderboard.arena.store import VoteStore
 
     command = f"vlmscope arena {args.arena_command}"
     try:

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from vlmscope.ratings.board import ModelRating, RatingBoard, with_ci_ranks
+from vlmscope.ratings.boards.board import ModelRating, RatingBoard, with_ci_ranks
 
 SCORE_COLUMNS = ("rating", "score", "elo", "arena_score")
 TABLE_SUFFIXES = (".csv", ".jsonl", ".json")
@@ -74,7 +74,7 @@ def select_view(
 def _board_from_folder(folder: Path) -> RatingBoard:
     from vlmscope.leaderboard.load import ResultsLocation
     from vlmscope.leaderboard.records import BoardRecord
-    from vlmscope.leaderboard.store import UNREADABLE, read_result_folder
+    from vlmscope.leaderboard.result_store import UNREADABLE, read_result_folder
 
     try:
         found = read_result_folder(ResultsLocation.local(folder), folder.resolve())

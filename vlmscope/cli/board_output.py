@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.atomic_files import write_text_atomic
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 
 
 def config_hash(request: Mapping[str, Any], input_bytes: bytes) -> str:

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vlmscope.tracks.megabench.cli_bootstrap import add_bootstrap
-from vlmscope.tracks.megabench.cli_rescore import add_score, add_summarize
+from vlmscope.cli.megabench_bootstrap import add_bootstrap
+from vlmscope.cli.megabench_rescore import add_score, add_summarize
 
 
 def _handle_score_cases(args: argparse.Namespace) -> int:

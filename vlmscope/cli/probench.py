@@ -5,7 +5,7 @@
 * `boards`: two ProBench boards (other judge, or other baseline) fitted from two verdict files
   and compared by Spearman (the paper's 0.979 / 0.983), Kendall tau and confidence agreement.
 
-The numbers come from `vlmscope.ratings.judge_agreement`; this module reads the files, prints a
+The numbers come from `vlmscope.ratings.boards.judge_agreement`; this module reads the files, prints a
 short table and writes JSON. Rating modules are imported only when a command runs.
 """
 
@@ -23,9 +23,9 @@ from vlmscope.cli.verdict_flags import add_verdict_weight_flags
 from vlmscope.tracks.probench import BASELINE_NAME
 
 if TYPE_CHECKING:
-    from vlmscope.ratings.board import RatingBoard
-    from vlmscope.ratings.judge_agreement import JudgeHumanAgreement
-    from vlmscope.ratings.verdict_records import VerdictRecord
+    from vlmscope.ratings.boards.board import RatingBoard
+    from vlmscope.ratings.boards.judge_agreement import JudgeHumanAgreement
+    from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 
 
 DESCRIPTION = """\
@@ -183,7 +183,7 @@ def _add_boards(checks: Any) -> None:
 
 def handle_labels(args: argparse.Namespace) -> int:
     """Read, compare, print the table; exit 2 with one line on stderr on a bad input."""
-    from vlmscope.ratings.judge_agreement import judge_human_agreement, read_human_labels
+    from vlmscope.ratings.boards.judge_agreement import judge_human_agreement, read_human_labels
 
     command = "vlmscope probench agreement labels"
     try:
@@ -199,7 +199,7 @@ def handle_labels(args: argparse.Namespace) -> int:
 
 def handle_boards(args: argparse.Namespace) -> int:
     """Fit both boards, compare, print the table; exit 2 on a bad input or setting."""
-    from vlmscope.ratings.judge_agreement import board_agreement
+    from vlmscope.ratings.boards.judge_agreement import board_agreement
 
     command = "vlmscope probench agreement boards"
     try:
@@ -219,13 +219,13 @@ def handle_boards(args: argparse.Namespace) -> int:
 
 
 def _read_verdicts(paths: Sequence[Path], baseline: str) -> list[VerdictRecord]:
-    from vlmscope.ratings.verdict_records import read_verdict_records
+    from vlmscope.ratings.inputs.verdict_records import read_verdict_records
 
     return [record for path in paths for record in read_verdict_records(path, baseline)]
 
 
 def _probench_board(args: argparse.Namespace, paths: Sequence[Path], baseline: str) -> RatingBoard:
-    from vlmscope.ratings.verdict_presets import PROBENCH, VerdictSettings, verdict_board
+    from vlmscope.ratings.boards.verdict_presets import PROBENCH, VerdictSettings, verdict_board
 
     settings = VerdictSettings(
         reference=PROBENCH,

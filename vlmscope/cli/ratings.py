@@ -137,8 +137,8 @@ def _common(parser: argparse.ArgumentParser, track_help: str) -> None:
 
 
 def _add_battles(commands: Any) -> None:
-    from vlmscope.ratings.battle_presets import BATTLE_CATEGORIES, BATTLE_REFERENCES, SYSTEMS
-    from vlmscope.ratings.filters import BOARD_FILTERS
+    from vlmscope.ratings.boards.battle_presets import BATTLE_CATEGORIES, BATTLE_REFERENCES, SYSTEMS
+    from vlmscope.ratings.inputs.filters import BOARD_FILTERS
 
     parser = commands.add_parser(
         "battles",
@@ -172,7 +172,7 @@ def _add_battles(commands: Any) -> None:
 
 
 def _add_verdicts(commands: Any) -> None:
-    from vlmscope.ratings.verdict_presets import ARENA_HARD_V01, VERDICT_REFERENCES
+    from vlmscope.ratings.boards.verdict_presets import ARENA_HARD_V01, VERDICT_REFERENCES
 
     parser = commands.add_parser(
         "verdicts",

@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from vlmscope.cli.board_output import config_hash, describe, now_iso, write_board_json
-from vlmscope.ratings.board import RatingBoard, with_skipped_rows
-from vlmscope.ratings.row_checks import BadRowError
-from vlmscope.tracks.board_names import BATTLES_BOARD, VERDICTS_BOARD
+from vlmscope.ratings.boards.board import RatingBoard, with_skipped_rows
+from vlmscope.ratings.boards.names import BATTLES_BOARD, VERDICTS_BOARD
+from vlmscope.ratings.inputs.row_checks import BadRowError
 
 BATTLES_TRACK = BATTLES_BOARD
 PROBENCH_TRACK = "probench"
@@ -95,13 +95,13 @@ def _write_result(
 
 
 def rate_battles(args: argparse.Namespace) -> RatedFile:
-    from vlmscope.ratings.battle_presets import (
+    from vlmscope.ratings.boards.battle_presets import (
         BATTLE_CATEGORIES,
         BattleSettings,
         battle_board,
     )
-    from vlmscope.ratings.battles import read_battle_records
-    from vlmscope.ratings.board_selection import select_board_battles
+    from vlmscope.ratings.inputs.battles import read_battle_records
+    from vlmscope.ratings.inputs.board_selection import select_board_battles
 
     anchor_model, anchor_rating = _parse_anchor(args.anchor)
     settings = BattleSettings(
@@ -136,8 +136,8 @@ def _stream_battles(args: argparse.Namespace, settings: Any, request: dict[str, 
     """The full board without categories or stored details: the file is streamed in blocks
     (`read_board_battles`: the same rows, checks and errors as the record reader, without a
     Python object per record), so a file of millions of battles fits in memory."""
-    from vlmscope.ratings.battle_presets import board_from_battles
-    from vlmscope.ratings.battle_stream import read_board_battles
+    from vlmscope.ratings.boards.battle_presets import board_from_battles
+    from vlmscope.ratings.inputs.battle_stream import read_board_battles
 
     streamed = read_board_battles(
         args.file, style=args.style_control, skip_bad_rows=args.skip_bad_rows
@@ -153,13 +153,13 @@ def _stream_battles(args: argparse.Namespace, settings: Any, request: dict[str, 
 
 
 def rate_verdicts(args: argparse.Namespace) -> RatedFile:
-    from vlmscope.ratings.verdict_presets import (
+    from vlmscope.ratings.boards.verdict_presets import (
         VerdictSettings,
         select_verdicts,
         verdict_board,
         verdict_categories,
     )
-    from vlmscope.ratings.verdict_records import read_verdict_file, verdict_record_to_dict
+    from vlmscope.ratings.inputs.verdict_records import read_verdict_file, verdict_record_to_dict
 
     settings = VerdictSettings(
         reference=args.reference,

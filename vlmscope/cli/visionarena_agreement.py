@@ -5,7 +5,7 @@ agreement, Spearman and Kendall tau on their shared models; here the same number
 separability, pairwise accuracy and the Brier score, between any two boards: a battles board
 (`visionarena leaderboard`), a bench board (a run's `_boards/visionarena_bench/`), or a
 published leaderboard typed in as a table. The numbers come from
-`vlmscope.ratings.judge_agreement.board_agreement`; this module reads, prints and writes.
+`vlmscope.ratings.boards.judge_agreement.board_agreement`; this module reads, prints and writes.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def add_agreement_parser(commands: Any) -> None:
 def handle_agreement(args: argparse.Namespace) -> int:
     """Read both boards, compare them, print the table; exit 2 on a bad input."""
     from vlmscope.cli.board_files import read_board, select_view
-    from vlmscope.ratings.judge_agreement import board_agreement
+    from vlmscope.ratings.boards.judge_agreement import board_agreement
 
     try:
         board_x = select_view(

@@ -2,7 +2,7 @@
 
 DATA is a VisionArena-Battle folder (its rows become FastChat battle records; the dataset has no
 `anony` column, so every battle is rated and the output says so) or a FastChat-shaped battles
-file (JSON lines or a JSON array). The board is `vlmscope.tracks.visionarena.leaderboard`'s:
+file (JSON lines or a JSON array). The board is `vlmscope.tracks.visionarena.report`'s:
 every category and language board with its style-controlled twin, tie shares, the
 minimum-votes rule and rank changes under style control. `--result-dir` writes it as a result
 dataset the Space shows; `--out` as JSON.
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.cli.failure import fail
-from vlmscope.tracks.board_names import BATTLES_BOARD
+from vlmscope.ratings.boards.names import BATTLES_BOARD
 
 COMMAND = "vlmscope visionarena leaderboard"
 TRACK = BATTLES_BOARD
@@ -53,7 +53,7 @@ def add_leaderboard_parser(commands: Any) -> None:
 
 def handle_leaderboard(args: argparse.Namespace) -> int:
     from vlmscope.cli.board_output import describe, now_iso, write_board_json
-    from vlmscope.tracks.visionarena.leaderboard import ArenaSettings, arena_leaderboard
+    from vlmscope.tracks.visionarena.report import ArenaSettings, arena_leaderboard
 
     started_at = now_iso()
     try:
@@ -84,14 +84,14 @@ def _records(data: Path) -> tuple[list[Any], bool]:
         from vlmscope.tracks.visionarena.rows import battle_record, read_battle_rows
 
         return [battle_record(row) for row in read_battle_rows(data)], True
-    from vlmscope.ratings.battles import read_battle_records
+    from vlmscope.ratings.inputs.battles import read_battle_records
 
     return list(read_battle_records(data, style=True).rows), False
 
 
 def _write_result(args: argparse.Namespace, board: Any, records: list[Any], started: str) -> None:
     from vlmscope.cli.board_output import config_hash, now_iso
-    from vlmscope.ratings.board_selection import select_board_battles
+    from vlmscope.ratings.inputs.board_selection import select_board_battles
     from vlmscope.runner.results import BoardResult, write_board_result
 
     request = {

@@ -25,9 +25,9 @@ from typing import Any
 
 import datasets
 
+from vlmscope.datasets import simplevqa_features
 from vlmscope.datasets.building import prepare_split
 from vlmscope.hub_export import export_folder
-from vlmscope.tracks.simplevqa import hub
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
 
 _CITATION = """@article{cheng2025simplevqa,
@@ -53,7 +53,7 @@ class SimpleVQA(datasets.GeneratorBasedBuilder):
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(
             description="SimpleVQA: factual visual questions in Chinese and English.",
-            features=hub.FEATURES[self.config.name],
+            features=simplevqa_features.FEATURES[self.config.name],
             citation=_CITATION,
             license="apache-2.0",
         )
@@ -67,7 +67,7 @@ class SimpleVQA(datasets.GeneratorBasedBuilder):
         ]
 
     def _generate_examples(self, data_dir: str) -> Iterator[tuple[int, dict[str, Any]]]:
-        yield from hub.examples(read_rows(data_dir), self.config.name)
+        yield from simplevqa_features.examples(read_rows(data_dir), self.config.name)
 
 
 def build(
@@ -89,7 +89,7 @@ def export(
     """Build both configs and write them as one Hub-style folder (parquet + card)."""
     built = {
         name: build(name, data_dir, cache_dir, download_mode="force_redownload")
-        for name in hub.CONFIGS
+        for name in simplevqa_features.CONFIGS
     }
     return export_folder(
         out_dir,

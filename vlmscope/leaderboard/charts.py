@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from vlmscope.leaderboard.safe_html import plain_label
 from vlmscope.leaderboard.simplevqa_view import RatePoint
-from vlmscope.ratings.board import ModelRating
+from vlmscope.ratings.boards.board import ModelRating
 
 HEIGHT = 440
 _LAYOUT = {

@@ -20,8 +20,8 @@ from pandas.api.types import is_numeric_dtype
 
 from vlmscope.leaderboard.rating_view import ci_text
 from vlmscope.leaderboard.records import BoardRecord, SummaryRecord
+from vlmscope.leaderboard.result_store import Problem
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.store import Problem
 from vlmscope.leaderboard.track_info import headlines_for, ordered_tracks, track_title
 from vlmscope.leaderboard.values import MISSING, number_at, percent
 from vlmscope.tracks.registry import spec_for_results

@@ -28,7 +28,7 @@ from vlmscope.leaderboard.rating_view import board_view
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import MISSING, number_at
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 
 TRACKS: dict[str, str] = {
     "singleround": "Single-round",

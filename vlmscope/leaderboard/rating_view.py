@@ -1,7 +1,7 @@
 """Rating page data: one `RatingBoard` shown by category, with or without style control.
 
 Bradley-Terry ratings are only comparable within one fit, so a rating track shows one board
-(`vlmscope.ratings.board`), read from the track's board result dataset. The board carries its
+(`vlmscope.ratings.boards.board`), read from the track's board result dataset. The board carries its
 own ranks (1 + the number of models whose interval lies wholly above), its per-category boards
 and its style-controlled companion; this module only picks the view a reader asked for and lays
 it out as a table. Nothing here is specific to one benchmark.
@@ -17,7 +17,7 @@ import pandas as pd
 from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.values import MISSING, is_number
-from vlmscope.ratings.board import ModelRating, RatingBoard
+from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 
 OVERALL = "overall"
 RATING_COLUMNS = ["Rank", "Model", "Rating", "95% CI", "Win rate", "Battles"]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 
 # Status values other than "ok" are failed requests (vlmscope.messages.Status); an outcome that
 # repeats one of them is the same failure seen again, so it is not counted twice.

@@ -22,7 +22,7 @@ from PIL import Image
 
 from vlmscope.messages import ImagePart, Request, TextPart
 from vlmscope.tracks.registry import spec_for_results, track_specs
-from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.shipped_samples import sample_dir
 
 
 @dataclass(frozen=True)

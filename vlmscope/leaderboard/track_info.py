@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import is_number
-from vlmscope.tracks.board_names import BOARD_TITLES
+from vlmscope.ratings.boards.names import BOARD_TITLES
 from vlmscope.tracks.registry import spec_for_results, track_specs
 from vlmscope.tracks.spec import Headline
 

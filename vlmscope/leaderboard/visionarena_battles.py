@@ -2,7 +2,7 @@
 
 A human-vote board's details are the battle records it was fitted on (FastChat's clean-battle
 dicts: the two models, the vote, the language, the classifier flags under `category_tag`), not
-the conversations: like every result dataset (`vlmscope.leaderboard.prompts`), it stores no
+the conversations: like every result dataset (`vlmscope.leaderboard.sample_prompts`), it stores no
 prompts or images, which are the benchmark's data. The browser finds the battle in the
 VisionArena-Battle folder by its `question_id` (the folder `VLMSCOPE_VISIONARENA_BATTLE_DATA`
 names, else the sample shipped in the package), checks that it pairs the same two models, and
@@ -78,7 +78,7 @@ def models_of(records: Sequence[Mapping[str, Any]]) -> list[str]:
 def on_board(records: Sequence[Mapping[str, Any]], category: str) -> list[Mapping[str, Any]]:
     """The records a board was fitted on (`OVERALL`: the whole board's), in fit order; KeyError
     when a record lacks what the board's filter reads."""
-    from vlmscope.ratings.board_selection import select_board_battles
+    from vlmscope.ratings.inputs.board_selection import select_board_battles
 
     return select_board_battles(records, None if category == OVERALL else category)
 

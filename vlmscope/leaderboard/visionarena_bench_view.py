@@ -9,7 +9,7 @@ says how long each model's answers were (`settings.extra["avg_tokens"]`, `{model
 the table shows it; a board that does not say gets no such column.
 
 The agreement panel compares the bench's board with the human-vote board on the models both
-rate (`vlmscope.ratings.agreement.compare_leaderboards`, the bench as x, the human votes as
+rate (`vlmscope.ratings.boards.agreement.compare_leaderboards`, the bench as x, the human votes as
 the reference y, paper Table 4); every field of its report is shown, whatever fields it has.
 """
 
@@ -31,8 +31,8 @@ from vlmscope.leaderboard.rating_view import (
 )
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import is_number, number_at
-from vlmscope.ratings import agreement
-from vlmscope.ratings.board import STYLE_CONTROL_SKIPPED, ModelRating, RatingBoard
+from vlmscope.ratings.boards import agreement
+from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, ModelRating, RatingBoard
 
 AVG_TOKENS = "avg_tokens"
 BENCH_COLUMNS = ["Rank", "Model", "Score", "95% CI", "Win rate (%)", "Win rate 95% CI"]

@@ -30,7 +30,7 @@ from vlmscope.leaderboard.rating_view import (
 )
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import MISSING, is_number, number_at
-from vlmscope.ratings.board import STYLE_CONTROL_SKIPPED, RatingBoard
+from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, RatingBoard
 
 FULL = "full"
 """The whole board's key in the `settings.extra` maps."""

@@ -10,13 +10,13 @@ Defaults follow FastChat: base 10, scale 400, init 1000, ties = half a win, anch
 Reference random streams (``stream="fastchat"`` / ``"randint"``) reproduce the upstream
 bootstrap samples; the default stream draws from an explicit ``numpy.random.Generator``.
 
-Input rows are checked where they come in (:mod:`vlmscope.ratings.row_checks`): a row that
+Input rows are checked where they come in (:mod:`vlmscope.ratings.inputs.row_checks`): a row that
 cannot be used raises :class:`BadRowError` naming its place and field, or is skipped and counted
 by reason when asked. A fit that cannot happen raises :class:`FitError`
-(:mod:`vlmscope.ratings.fit_checks`).
+(:mod:`vlmscope.ratings.fits.fit_checks`).
 """
 
-from vlmscope.ratings.agreement import (
+from vlmscope.ratings.boards.agreement import (
     AgreementReport,
     compare_leaderboards,
     confidence_agreement,
@@ -24,7 +24,38 @@ from vlmscope.ratings.agreement import (
     separability,
     spearman,
 )
-from vlmscope.ratings.battles import (
+from vlmscope.ratings.boards.elo_analysis import Leaderboard, report
+from vlmscope.ratings.boards.win_rates import (
+    pairwise_win_fraction,
+    predicted_win_matrix,
+    win_rate_vs_baseline,
+)
+from vlmscope.ratings.fits.bootstrap import (
+    BootstrapResult,
+    Stream,
+    bootstrap_bt,
+    bootstrap_style_control,
+    ci_ranks,
+    resample_counts,
+)
+from vlmscope.ratings.fits.bradley_terry import (
+    FASTCHAT_ANCHOR,
+    Anchor,
+    ah01_anchor,
+    bt_ratings,
+    fit_bt,
+    fit_bt_strengths,
+    to_rating_scale,
+)
+from vlmscope.ratings.fits.elo import bootstrap_elo, online_elo
+from vlmscope.ratings.fits.fit_checks import FitError
+from vlmscope.ratings.fits.style_control import (
+    StyleFit,
+    fit_style_bt,
+    style_control_ratings,
+    style_features,
+)
+from vlmscope.ratings.inputs.battles import (
     STYLE_ELEMENTS_A,
     STYLE_ELEMENTS_B,
     Battles,
@@ -35,46 +66,15 @@ from vlmscope.ratings.battles import (
     read_battle_records,
     style_count,
 )
-from vlmscope.ratings.bootstrap import (
-    BootstrapResult,
-    Stream,
-    bootstrap_bt,
-    bootstrap_style_control,
-    ci_ranks,
-    resample_counts,
-)
-from vlmscope.ratings.bradley_terry import (
-    FASTCHAT_ANCHOR,
-    Anchor,
-    ah01_anchor,
-    bt_ratings,
-    fit_bt,
-    fit_bt_strengths,
-    to_rating_scale,
-)
-from vlmscope.ratings.elo import bootstrap_elo, online_elo
-from vlmscope.ratings.filters import (
+from vlmscope.ratings.inputs.filters import (
     BOARD_FILTERS,
     VISION_CATEGORIES,
     category_filter,
     select_battles,
 )
-from vlmscope.ratings.fit_checks import FitError
-from vlmscope.ratings.leaderboard import Leaderboard, report
-from vlmscope.ratings.merged_rows import MergedRows, merge_identical
-from vlmscope.ratings.row_checks import SKIP_REASONS, BadRowError, CheckedRows
-from vlmscope.ratings.style_control import (
-    StyleFit,
-    fit_style_bt,
-    style_control_ratings,
-    style_features,
-)
-from vlmscope.ratings.synthetic import synthetic_battles
-from vlmscope.ratings.win_rates import (
-    pairwise_win_fraction,
-    predicted_win_matrix,
-    win_rate_vs_baseline,
-)
+from vlmscope.ratings.inputs.merged_rows import MergedRows, merge_identical
+from vlmscope.ratings.inputs.row_checks import SKIP_REASONS, BadRowError, CheckedRows
+from vlmscope.ratings.inputs.synthetic import synthetic_battles
 
 __all__ = [
     "FASTCHAT_ANCHOR",

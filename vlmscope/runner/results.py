@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 from vlmscope.config import folder_name
 from vlmscope.hub_export import export_folder
 from vlmscope.messages import Response
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.tracks.base import Sample, Scored
 
 FORMAT_VERSION = 2

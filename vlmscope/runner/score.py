@@ -29,7 +29,7 @@ from vlmscope.config import ModelConfig, OracleModelConfig, RunConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import Request, Response
 from vlmscope.models.registry import build_backend
-from vlmscope.ratings.fit_checks import FitError
+from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.distributed import local_device
 from vlmscope.runner.generate import TrackReport, utc_now

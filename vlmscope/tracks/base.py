@@ -26,7 +26,7 @@ from vlmscope.dependencies import Dependency
 from vlmscope.judges.client import Judge
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Request, Response
-from vlmscope.ratings.board import RatingBoard
+from vlmscope.ratings.boards.board import RatingBoard
 
 
 @dataclass(frozen=True)

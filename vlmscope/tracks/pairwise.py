@@ -34,9 +34,17 @@ from vlmscope.judges.pairwise import (
 )
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Response
-from vlmscope.ratings.board import RatingBoard
-from vlmscope.ratings.verdict_presets import VerdictSettings, verdict_board, verdict_categories
-from vlmscope.ratings.verdict_records import AnswerStyle, VerdictRecord, verdict_record_to_dict
+from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.ratings.boards.verdict_presets import (
+    VerdictSettings,
+    verdict_board,
+    verdict_categories,
+)
+from vlmscope.ratings.inputs.verdict_records import (
+    AnswerStyle,
+    VerdictRecord,
+    verdict_record_to_dict,
+)
 from vlmscope.tracks.base import (
     ModelResult,
     Sample,

@@ -24,7 +24,12 @@ from vlmscope.metrics.megabench.judge import (
     SCORED,
     parse_judge_score,
 )
-from vlmscope.metrics.megabench.registry import Inputs, metric_function, metric_spec, resolve_name
+from vlmscope.metrics.megabench.metric_types import (
+    Inputs,
+    metric_function,
+    metric_spec,
+    resolve_name,
+)
 
 METRIC_ERROR = "metric_error"
 

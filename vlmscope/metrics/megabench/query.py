@@ -28,12 +28,12 @@ from vlmscope.metrics.megabench.fields import (
     score_field,
 )
 from vlmscope.metrics.megabench.judge import build_judge_content
+from vlmscope.metrics.megabench.metric_types import Inputs, eval_type_of, metric_spec, resolve_name
 from vlmscope.metrics.megabench.parsing import (
     SINGLE_FIELD_PARSE_TYPES,
     literal_as_string,
     parse_response,
 )
-from vlmscope.metrics.megabench.registry import Inputs, eval_type_of, metric_spec, resolve_name
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from vlmscope.ratings.battles import FloatArray
+from vlmscope.ratings.inputs.battles import FloatArray
 
 
 def spearman(x: ArrayLike, y: ArrayLike) -> float:

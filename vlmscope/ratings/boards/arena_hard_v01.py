@@ -7,11 +7,11 @@ Both references share ``utils_math.py`` (byte-identical), so one module serves b
 * Style control (``construct_style_matrices`` + ``fit_bt``): every battle is duplicated, a tie
   becomes one A win plus one B win, four standardised style columns are appended and sklearn's
   L2 logistic regression (``C = 1``, ``tol = 1e-4``) is solved as sklearn solves it
-  (:mod:`vlmscope.ratings.reference_logistic`); the baseline is then pinned at 1114.
+  (:mod:`vlmscope.ratings.fits.sklearn_logistic`); the baseline is then pinned at 1114.
 * Bootstraps resample battle rows with numpy's legacy stream (the references seed the global
   ``np.random`` with 42 at import): ``randint(0, n, n)`` per round. In the style bootstrap a
   sampled tie brings both of its duplicated rows and a sampled non-tie its row twice.
-* Win rates vs the baseline come from :func:`vlmscope.ratings.win_rates.win_rate_vs_baseline`.
+* Win rates vs the baseline come from :func:`vlmscope.ratings.boards.win_rates.win_rate_vs_baseline`.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vlmscope.ratings.battles import Battles, FloatArray, outcome_from_winner
-from vlmscope.ratings.bootstrap import BootstrapResult, bootstrap_bt
-from vlmscope.ratings.bradley_terry import Anchor
-from vlmscope.ratings.judged import JudgedBattle
-from vlmscope.ratings.reference_logistic import fit_logistic_lbfgs
-from vlmscope.ratings.style_control import FEATURE_NAMES, style_features
+from vlmscope.ratings.fits.bootstrap import BootstrapResult, bootstrap_bt
+from vlmscope.ratings.fits.bradley_terry import Anchor
+from vlmscope.ratings.fits.sklearn_logistic import fit_logistic_lbfgs
+from vlmscope.ratings.fits.style_control import FEATURE_NAMES, style_features
+from vlmscope.ratings.inputs.battles import Battles, FloatArray, outcome_from_winner
+from vlmscope.ratings.inputs.verdict_battles import JudgedBattle
 
 #: Style coefficient names, in the order of the reference's style columns.
 STYLE_FEATURE_NAMES = FEATURE_NAMES

@@ -1,6 +1,6 @@
 """arena-hard-auto v2 ``show_result.py`` scoring of judge-vs-baseline scores.
 
-Input is the exploded score rows of :func:`vlmscope.ratings.judged.scores_from_verdicts`
+Input is the exploded score rows of :func:`vlmscope.ratings.inputs.verdict_battles.scores_from_verdicts`
 (one row per unit of score, 1 / 0.5 / 0 for the judged model), all against one baseline.
 
 * No style control (``print_leaderboard``): per model, 100 rounds of resampling that model's rows
@@ -9,7 +9,7 @@ Input is the exploded score rows of :func:`vlmscope.ratings.judged.scores_from_v
 * Style control (``print_leaderboard_with_style_features(.., ["length", "markdown"])``): a
   Bradley-Terry logistic model on +1 (judged model) / -1 (baseline) columns plus 4 standardised
   style features, fit per bootstrap round (``randint(0, N, (100, N))`` over all rows in the given
-  order) by 50 fixed L-BFGS steps from 0.5 (:mod:`vlmscope.ratings.fixed_step_lbfgs`), no
+  order) by 50 fixed L-BFGS steps from 0.5 (:mod:`vlmscope.ratings.fits.fixed_step_lbfgs`), no
   regularisation. The score is the median round win rate ``sigmoid(c_model - c_baseline)``; the
   CI its 5% / 95% quantiles. Style features differ from the v0.1 ones on purpose (spec 6.4):
   length ``(m - b) / (m + b)``; markdown density ``count / (tokens + 1)`` then
@@ -28,9 +28,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit, log_expit
 
-from vlmscope.ratings.fit_checks import require_finite, require_varying
-from vlmscope.ratings.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
-from vlmscope.ratings.judged import JudgedScore
+from vlmscope.ratings.fits.fit_checks import require_finite, require_varying
+from vlmscope.ratings.fits.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
+from vlmscope.ratings.inputs.verdict_battles import JudgedScore
 
 FloatArray = NDArray[np.float64]
 

@@ -12,19 +12,19 @@
   and no anchor unless one is given (ratings then average 1000).
 
 Battles are selected like FastChat does (board filter, ``tstamp`` order, anonymous only;
-the same steps as :func:`vlmscope.ratings.leaderboard.report`). Records without ``anony`` /
+the same steps as :func:`vlmscope.ratings.boards.elo_analysis.report`). Records without ``anony`` /
 ``tstamp`` count as anonymous and keep their file order.
-:class:`~vlmscope.ratings.board_selection.BoardSelector` does it for
+:class:`~vlmscope.ratings.inputs.board_selection.BoardSelector` does it for
 every board of one record list at once (one time sort, each filter run once, no record
 copied), and each record's checked values are read once into columns that every board takes
 its battles from. :func:`rate_table` is the part after
 selection, shared with the ``arena_ratings`` evaluate module.
 ``win_rate`` is the observed share of points a model took in its battles (ties = half), in %.
 
-Records are checked first (:func:`vlmscope.ratings.battles.check_battle_records`): a bad one
+Records are checked first (:func:`vlmscope.ratings.inputs.battles.check_battle_records`): a bad one
 raises naming its index and field, or with ``skip_bad_rows`` is left out and counted under
 ``settings.extra["skipped"]``. A fit that cannot happen (a constant style feature in a small
-category, ...) raises :class:`~vlmscope.ratings.fit_checks.FitError`; a category board that
+category, ...) raises :class:`~vlmscope.ratings.fits.fit_checks.FitError`; a category board that
 hits one is listed under ``skipped_categories`` instead.
 
 :func:`battle_board` is what producers call: the typed :class:`RatingBoard` with, on request,
@@ -43,39 +43,39 @@ from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings._newton import _single_threaded_blas, solver_threads
-from vlmscope.ratings.arena_hard_v01 import STYLE_FEATURE_NAMES
-from vlmscope.ratings.battles import (
-    BattleRow,
-    Battles,
-    FloatArray,
-    battle_row,
-    check_battle_records,
-)
-from vlmscope.ratings.board import (
+from vlmscope.ratings.boards.arena_hard_v01 import STYLE_FEATURE_NAMES
+from vlmscope.ratings.boards.board import (
     STYLE_CONTROL_SKIPPED,
     RatingBoard,
     with_categories,
     with_skipped_rows,
 )
-from vlmscope.ratings.board_selection import (
-    BattleTable,
-    BoardSelector,
-    collection_paused,
-    select_board_battles,
-)
-from vlmscope.ratings.bootstrap import (
+from vlmscope.ratings.fits._newton import _single_threaded_blas, solver_threads
+from vlmscope.ratings.fits.bootstrap import (
     BootstrapResult,
     Stream,
     bootstrap_bt,
     bootstrap_style_control,
     ci_ranks,
 )
-from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, ah01_anchor
-from vlmscope.ratings.elo import bootstrap_elo, online_elo
-from vlmscope.ratings.filters import BOARD_FILTERS, board_filter
-from vlmscope.ratings.fit_checks import FitError
-from vlmscope.ratings.row_checks import check_records
+from vlmscope.ratings.fits.bradley_terry import FASTCHAT_ANCHOR, Anchor, ah01_anchor
+from vlmscope.ratings.fits.elo import bootstrap_elo, online_elo
+from vlmscope.ratings.fits.fit_checks import FitError
+from vlmscope.ratings.inputs.battles import (
+    BattleRow,
+    Battles,
+    FloatArray,
+    battle_row,
+    check_battle_records,
+)
+from vlmscope.ratings.inputs.board_selection import (
+    BattleTable,
+    BoardSelector,
+    collection_paused,
+    select_board_battles,
+)
+from vlmscope.ratings.inputs.filters import BOARD_FILTERS, board_filter
+from vlmscope.ratings.inputs.row_checks import check_records
 
 FASTCHAT = "fastchat"
 ARENA_HARD_V01 = "arena-hard-v0.1"
@@ -136,7 +136,7 @@ class BattleSettings:
 
 def rate_battles(records: Sequence[Mapping[str, Any]], settings: BattleSettings) -> dict[str, Any]:
     """Select the board's battles from clean-battle records, then :func:`rate_table`.
-    A bad record raises :class:`~vlmscope.ratings.row_checks.BadRowError` naming its index."""
+    A bad record raises :class:`~vlmscope.ratings.inputs.row_checks.BadRowError` naming its index."""
     records = check_battle_records(records, style=settings.style_control).rows
     selected = select_board_battles(records, settings.category)
     return rate_table(Battles.from_records(selected, style=settings.style_control), settings)
@@ -158,7 +158,7 @@ def battle_board(
     is used only when no record was skipped.
 
     ``records`` are checked first: a bad one raises
-    :class:`~vlmscope.ratings.row_checks.BadRowError` naming its index and field, or with
+    :class:`~vlmscope.ratings.inputs.row_checks.BadRowError` naming its index and field, or with
     ``skip_bad_rows`` is left out and counted under ``settings.extra["skipped"]``
     (``board.skipped_rows``; ``{}`` when none was).
 
@@ -259,7 +259,7 @@ def board_from_battles(
     battles: Battles, settings: BattleSettings, *, style_companion: bool = False
 ) -> RatingBoard:
     """:func:`battle_board` without categories for battles already selected and built, e.g.
-    streamed from a large file (:func:`vlmscope.ratings.battle_stream.read_board_battles`,
+    streamed from a large file (:func:`vlmscope.ratings.inputs.battle_stream.read_board_battles`,
     with style counts when a style fit is asked for)."""
     companion = _companion_settings(settings) if style_companion else None
 

@@ -26,7 +26,7 @@ STYLE_CONTROL_SKIPPED = "style_control_skipped"
 feature that never varies in a small board); the plain board stands."""
 SKIPPED_ROWS = "skipped"
 """Key of `settings.extra`: input rows that could not be used and were skipped, counted by
-reason (`vlmscope.ratings.row_checks.SKIP_REASONS`); `{}` when the rows were checked and none
+reason (`vlmscope.ratings.inputs.row_checks.SKIP_REASONS`); `{}` when the rows were checked and none
 was skipped. Only on the top-level board of a rated file (its companions fit the same rows)."""
 
 

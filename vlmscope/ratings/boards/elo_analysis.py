@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings.battles import Battles, FloatArray, IntArray, check_battle_records
-from vlmscope.ratings.bootstrap import (
+from vlmscope.ratings.fits.bootstrap import (
     BootstrapResult,
     LegacySeed,
     Solver,
@@ -23,9 +22,10 @@ from vlmscope.ratings.bootstrap import (
     bootstrap_bt,
     bootstrap_style_control,
 )
-from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor
-from vlmscope.ratings.elo import online_elo
-from vlmscope.ratings.filters import Record, RecordFilter, select_battles
+from vlmscope.ratings.fits.bradley_terry import FASTCHAT_ANCHOR, Anchor
+from vlmscope.ratings.fits.elo import online_elo
+from vlmscope.ratings.inputs.battles import Battles, FloatArray, IntArray, check_battle_records
+from vlmscope.ratings.inputs.filters import Record, RecordFilter, select_battles
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def report(
     daily_vote_per_user: int | None = None,
     anchor: Anchor | None = FASTCHAT_ANCHOR,
 ) -> Leaderboard:
-    """Build one board from clean-battle records (see :mod:`vlmscope.ratings.filters`).
+    """Build one board from clean-battle records (see :mod:`vlmscope.ratings.inputs.filters`).
 
     ``solver="fastchat"`` replays FastChat's optimiser for bit-level parity of the
     bootstrap samples; the default exact solver differs from it by ~0.01-0.05 points.

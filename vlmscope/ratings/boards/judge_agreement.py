@@ -43,11 +43,11 @@ from vlmscope.judges.verdicts import (
     label_preference,
     parse_verdict,
 )
-from vlmscope.ratings.agreement import ELO_SCALE, AgreementReport, compare_leaderboards
-from vlmscope.ratings.battle_presets import BATTLE_REFERENCES, BattleSettings
-from vlmscope.ratings.board import RatingBoard
-from vlmscope.ratings.row_checks import MISSING_FIELD, BadRowError, check_file, model_name
-from vlmscope.ratings.verdict_records import VerdictRecord
+from vlmscope.ratings.boards.agreement import ELO_SCALE, AgreementReport, compare_leaderboards
+from vlmscope.ratings.boards.battle_presets import BATTLE_REFERENCES, BattleSettings
+from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.ratings.inputs.row_checks import MISSING_FIELD, BadRowError, check_file, model_name
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 
 BASELINE_FIRST = "baseline_first"
 MODEL_FIRST = "model_first"

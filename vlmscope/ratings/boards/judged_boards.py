@@ -1,6 +1,6 @@
 """Leaderboards from judge verdicts: ProBench ``show_result`` and arena-hard-auto v0.1.
 
-The two references run the same math (:mod:`vlmscope.ratings.arena_hard_v01`) on different
+The two references run the same math (:mod:`vlmscope.ratings.boards.arena_hard_v01`) on different
 slices, and the slice changes the numbers, so both are offered:
 
 * :func:`arena_hard_v01_board`: all judged models and the baseline in one fit, plain BT
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vlmscope.ratings.arena_hard_v01 import (
+from vlmscope.ratings.boards.arena_hard_v01 import (
     STYLE_FEATURE_NAMES,
     bootstrap_style_elo,
     duplicated_style_design,
@@ -28,9 +28,13 @@ from vlmscope.ratings.arena_hard_v01 import (
     percentiles,
     plain_elo_bootstrap,
 )
-from vlmscope.ratings.judged import DEFAULT_STRONG_WEIGHT, JudgedBattle, battles_from_verdicts
-from vlmscope.ratings.verdict_records import VerdictRecord
-from vlmscope.ratings.win_rates import win_rate_vs_baseline
+from vlmscope.ratings.boards.win_rates import win_rate_vs_baseline
+from vlmscope.ratings.inputs.verdict_battles import (
+    DEFAULT_STRONG_WEIGHT,
+    JudgedBattle,
+    battles_from_verdicts,
+)
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 
 DEFAULT_ROUNDS = 100
 REFERENCE_SEED = 42

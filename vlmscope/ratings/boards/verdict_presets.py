@@ -18,21 +18,21 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from vlmscope.ratings.arena_hard_v2 import arena_hard_v2_board, arena_hard_v2_style_board
-from vlmscope.ratings.board import STYLE_CONTROL_SKIPPED, RatingBoard, with_categories
-from vlmscope.ratings.fit_checks import FitError
-from vlmscope.ratings.judged import (
-    DEFAULT_STRONG_WEIGHT,
-    battles_from_verdicts,
-    scores_from_verdicts,
-)
-from vlmscope.ratings.judged_boards import (
+from vlmscope.ratings.boards.arena_hard_v2 import arena_hard_v2_board, arena_hard_v2_style_board
+from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, RatingBoard, with_categories
+from vlmscope.ratings.boards.judged_boards import (
     DEFAULT_ROUNDS,
     REFERENCE_SEED,
     arena_hard_v01_board,
     probench_board,
 )
-from vlmscope.ratings.verdict_records import VerdictRecord
+from vlmscope.ratings.fits.fit_checks import FitError
+from vlmscope.ratings.inputs.verdict_battles import (
+    DEFAULT_STRONG_WEIGHT,
+    battles_from_verdicts,
+    scores_from_verdicts,
+)
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 
 ARENA_HARD_V01 = "arena-hard-v0.1"
 ARENA_HARD_V2 = "arena-hard-v2"

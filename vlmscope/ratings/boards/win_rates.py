@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings.battles import Battles, FloatArray
+from vlmscope.ratings.inputs.battles import Battles, FloatArray
 
 
 def predicted_win_matrix(

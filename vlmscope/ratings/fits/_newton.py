@@ -1,11 +1,11 @@
 """Exact, batched Newton solver for paired-comparison logistic models.
 
-Minimises the weighted log loss of a :class:`~vlmscope.ratings._paired_design.PairedDesign`
+Minimises the weighted log loss of a :class:`~vlmscope.ratings.fits._paired_design.PairedDesign`
 plus an optional L2 penalty ``reg / 2 * ||theta||^2`` on all parameters. Bradley-Terry is
 the case without features and without penalty; FastChat style control is ``reg = 0.5`` with
 four standardised style features. This module holds the iteration (steps, line search,
 stopping), the threads over chunks of rounds, and the centring of the result; the loss,
-gradient and Hessian it evaluates are in :mod:`vlmscope.ratings._paired_passes`.
+gradient and Hessian it evaluates are in :mod:`vlmscope.ratings.fits._paired_passes`.
 
 Why Newton and not L-BFGS like the references: the loss is convex with a cheap exact
 Hessian (the model block aggregates over model pairs), so 3-8 Newton steps reach machine
@@ -22,7 +22,7 @@ subspace where each component sums to zero; the passes add a tiny ridge to the H
 at the end, giving the same point.
 
 A fit must move off a start that is not optimal: otherwise
-:class:`~vlmscope.ratings.fit_checks.FitError` (see :func:`check_moved`).
+:class:`~vlmscope.ratings.fits.fit_checks.FitError` (see :func:`check_moved`).
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from vlmscope.ratings._paired_design import PairedDesign, Weights
-from vlmscope.ratings._paired_passes import _grad_hess, _label_sums, _loss
-from vlmscope.ratings.battles import FloatArray, IntArray
-from vlmscope.ratings.fit_checks import START_GRADIENT_TOL, check_moved
+from vlmscope.ratings.fits._paired_design import PairedDesign, Weights
+from vlmscope.ratings.fits._paired_passes import _grad_hess, _label_sums, _loss
+from vlmscope.ratings.fits.fit_checks import START_GRADIENT_TOL, check_moved
+from vlmscope.ratings.inputs.battles import FloatArray, IntArray
 
 _CHUNK_ELEMENTS = 1 << 19  # rounds x rows solved together (one thread's task)
 _MIN_CHUNK_ROUNDS = 8

@@ -5,14 +5,14 @@ Model: ``logit P(a beats b) = alpha * (r_a - r_b) + features . beta`` with soft 
 once, the unique rows are sorted by model pair so that each pair is a contiguous segment,
 and a row's model part is its pair's incidence row (``+alpha`` at a, ``-alpha`` at b).
 
-Kept apart from the passes that read it (:mod:`vlmscope.ratings._paired_passes`) and the
-solver that drives them (:mod:`vlmscope.ratings._newton`) because it is built once per fit
+Kept apart from the passes that read it (:mod:`vlmscope.ratings.fits._paired_passes`) and the
+solver that drives them (:mod:`vlmscope.ratings.fits._newton`) because it is built once per fit
 and shared by every round: a bootstrap round is the same design with another weight vector.
 The layout of a pass (cache-sized blocks of rows, and whether a block's pair segments are
 long enough for one matrix product each) depends only on the design and the number of
 rounds solved together, so it is decided here and cached on the design.
 
-Inputs must be finite: otherwise :class:`~vlmscope.ratings.fit_checks.FitError` (a NaN would
+Inputs must be finite: otherwise :class:`~vlmscope.ratings.fits.fit_checks.FitError` (a NaN would
 otherwise leave every rating at its start, i.e. every model at 1000).
 """
 
@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vlmscope.ratings.battles import FloatArray, IntArray
-from vlmscope.ratings.fit_checks import require_finite
-from vlmscope.ratings.merged_rows import MergedRows, merge_identical
+from vlmscope.ratings.fits.fit_checks import require_finite
+from vlmscope.ratings.inputs.battles import FloatArray, IntArray
+from vlmscope.ratings.inputs.merged_rows import MergedRows, merge_identical
 
 _BLOCK_ELEMENTS = 1 << 17  # rounds x rows per block: float64 temporaries of 1 MB stay in cache
 _MIN_BLOCK_ROWS = 256

@@ -1,8 +1,8 @@
 """Passes over a paired design: loss, gradient and Hessian for many rounds at once.
 
 A pass over the rows is all the time a fit takes, so it has a module of its own, apart from
-the design it reads (:mod:`vlmscope.ratings._paired_design`) and the Newton iteration that
-calls it (:mod:`vlmscope.ratings._newton`). Every function here takes parameters and weights
+the design it reads (:mod:`vlmscope.ratings.fits._paired_design`) and the Newton iteration that
+calls it (:mod:`vlmscope.ratings.fits._newton`). Every function here takes parameters and weights
 per round (rounds x params, rounds x unique rows) and returns one result per round; the
 weights may be small unsigned integers (bootstrap counts), which are only read.
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vlmscope.ratings._paired_design import PairedDesign, Weights, _Block
-from vlmscope.ratings.battles import FloatArray
+from vlmscope.ratings.fits._paired_design import PairedDesign, Weights, _Block
+from vlmscope.ratings.inputs.battles import FloatArray
 
 _MAX_NEG_LOGIT = 700.0
 """Cap on -logit before exp (e^709 is the largest double)."""

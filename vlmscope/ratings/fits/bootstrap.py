@@ -38,13 +38,13 @@ from typing import Any, Literal, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings._newton import LazyChunk, newton_solve, rounds_per_chunk
-from vlmscope.ratings._paired_design import PairedDesign, Weights, build_design
-from vlmscope.ratings.battles import Battles, FloatArray, IntArray
-from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
-from vlmscope.ratings.merged_rows import MergedRows
-from vlmscope.ratings.reference import lbfgs_bt, lbfgs_style
-from vlmscope.ratings.style_control import battle_style_features, style_design
+from vlmscope.ratings.fits._newton import LazyChunk, newton_solve, rounds_per_chunk
+from vlmscope.ratings.fits._paired_design import PairedDesign, Weights, build_design
+from vlmscope.ratings.fits.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
+from vlmscope.ratings.fits.fastchat_optimiser import lbfgs_bt, lbfgs_style
+from vlmscope.ratings.fits.style_control import battle_style_features, style_design
+from vlmscope.ratings.inputs.battles import Battles, FloatArray, IntArray
+from vlmscope.ratings.inputs.merged_rows import MergedRows
 
 Stream = Literal["generator", "fastchat", "randint"]
 LegacySeed = int | np.random.RandomState
@@ -225,7 +225,7 @@ def bootstrap_bt(
     with ``stream="fastchat"``; arena-hard v0.1 ``get_bootstrap_result`` with ``"randint"``).
 
     ``solver="fastchat"`` replays FastChat's early-stopping L-BFGS-B instead of the exact
-    Newton solver (see :mod:`vlmscope.ratings.reference`).
+    Newton solver (see :mod:`vlmscope.ratings.fits.fastchat_optimiser`).
     """
     alpha = math.log(base)
     design = build_design(

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings._newton import newton_solve
-from vlmscope.ratings._paired_design import build_design
-from vlmscope.ratings.battles import Battles, FloatArray
+from vlmscope.ratings.fits._newton import newton_solve
+from vlmscope.ratings.fits._paired_design import build_design
+from vlmscope.ratings.inputs.battles import Battles, FloatArray
 
 
 @dataclass(frozen=True)

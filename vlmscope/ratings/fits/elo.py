@@ -11,14 +11,14 @@ import math
 
 import numpy as np
 
-from vlmscope.ratings.battles import Battles, FloatArray
-from vlmscope.ratings.bootstrap import (
+from vlmscope.ratings.fits.bootstrap import (
     DEFAULT_SEED,
     BootstrapResult,
     LegacySeed,
     Stream,
     legacy_state,
 )
+from vlmscope.ratings.inputs.battles import Battles, FloatArray
 
 
 def online_elo(

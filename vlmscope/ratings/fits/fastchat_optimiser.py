@@ -1,6 +1,6 @@
 """FastChat's optimiser, reproduced: scipy L-BFGS-B from zero, ``maxiter=100``, ``gtol=1e-6``.
 
-The exact solver (:mod:`vlmscope.ratings._newton`) reaches the optimum; FastChat stops
+The exact solver (:mod:`vlmscope.ratings.fits._newton`) reaches the optimum; FastChat stops
 earlier, so its bootstrap samples differ from the exact ones by ~0.01-0.05 points. That
 is far inside any CI, but a bit-level comparison with a FastChat run (e.g. the bootstrap
 variance to 1e-9) needs the same optimiser path, which this module provides. It is also
@@ -15,8 +15,8 @@ import numpy as np
 from scipy.optimize import OptimizeResult, minimize
 from scipy.special import expit
 
-from vlmscope.ratings.battles import FloatArray, IntArray
-from vlmscope.ratings.fit_checks import check_moved
+from vlmscope.ratings.fits.fit_checks import check_moved
+from vlmscope.ratings.inputs.battles import FloatArray, IntArray
 
 _SIGNS = np.array([1.0, -1.0])
 
@@ -110,7 +110,7 @@ def lbfgs_style(
 
 def _checked(result: OptimizeResult, n_params: int, tol: float) -> FloatArray:
     """``result.x``; FitError when it is not finite or no step was taken from a start whose
-    gradient was above ``tol`` (see :func:`vlmscope.ratings.fit_checks.check_moved`)."""
+    gradient was above ``tol`` (see :func:`vlmscope.ratings.fits.fit_checks.check_moved`)."""
     x = np.asarray(result.x, dtype=np.float64)
     slope = float(np.abs(result.jac).max(initial=0.0)) if result.nit == 0 else 0.0
     check_moved(np.zeros(n_params), x, slope, tol)

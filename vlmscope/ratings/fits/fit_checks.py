@@ -1,6 +1,6 @@
 """A fit that cannot be trusted raises :class:`FitError`; it is never shown as a board.
 
-Rows are checked where they come in (:mod:`vlmscope.ratings.row_checks`), so what reaches a fit
+Rows are checked where they come in (:mod:`vlmscope.ratings.inputs.row_checks`), so what reaches a fit
 is finite. These checks are the last guard, for inputs built in code and for degenerate data:
 
 * fit inputs (outcomes, weights, style features) must be finite: a NaN would make every loss

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from vlmscope.ratings.fit_checks import FitError
+from vlmscope.ratings.fits.fit_checks import FitError
 
 FloatArray = NDArray[np.float64]
 LossAndGradient = Callable[[FloatArray], tuple[float, FloatArray]]

@@ -12,7 +12,7 @@ options={maxiter, maxls: 50, gtol: tol, ftol: 64 * eps})`` (scikit-learn >= 1.2 
 objective by the number of rows; the rows are unweighted here, as upstream).
 
 Non-finite inputs, or an optimiser that took no step from a start that is not optimal, raise
-``FitError`` (:mod:`vlmscope.ratings.fit_checks`).
+``FitError`` (:mod:`vlmscope.ratings.fits.fit_checks`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from scipy.optimize import OptimizeResult, minimize
 from scipy.special import expit
 
-from vlmscope.ratings.fit_checks import check_moved, require_finite
+from vlmscope.ratings.fits.fit_checks import check_moved, require_finite
 
 FloatArray = NDArray[np.float64]
 

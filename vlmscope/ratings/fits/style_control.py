@@ -10,7 +10,7 @@ rounds reuse them. Penalty ``reg / 2 * ||theta||^2`` on all parameters with ``re
 (FastChat; equals sklearn ``C = 1`` on the arena-hard duplicated rows).
 
 A feature that is the same in every battle cannot be standardised (its std is 0): that raises
-:class:`~vlmscope.ratings.fit_checks.FitError` naming it, as do non-finite counts, instead of
+:class:`~vlmscope.ratings.fits.fit_checks.FitError` naming it, as do non-finite counts, instead of
 feeding NaN to the fit (which would leave every model at 1000).
 """
 
@@ -23,11 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from vlmscope.ratings._newton import newton_solve
-from vlmscope.ratings._paired_design import PairedDesign, build_design
-from vlmscope.ratings.battles import Battles, FloatArray
-from vlmscope.ratings.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
-from vlmscope.ratings.fit_checks import require_finite, require_varying
+from vlmscope.ratings.fits._newton import newton_solve
+from vlmscope.ratings.fits._paired_design import PairedDesign, build_design
+from vlmscope.ratings.fits.bradley_terry import FASTCHAT_ANCHOR, Anchor, to_rating_scale
+from vlmscope.ratings.fits.fit_checks import require_finite, require_varying
+from vlmscope.ratings.inputs.battles import Battles, FloatArray
 
 #: The four FastChat style elements, in column order (tokens, headers, lists, bold).
 FEATURE_NAMES = ("tokens", "headers", "lists", "bold")

@@ -1,6 +1,6 @@
 """One block of battle rows as checked columns: the part of the streamed reader
-(:mod:`vlmscope.ratings.battle_stream`) that decides, per block, between the vectorised checks
-and the per-row checks of :mod:`vlmscope.ratings.row_checks`.
+(:mod:`vlmscope.ratings.inputs.battle_stream`) that decides, per block, between the vectorised checks
+and the per-row checks of :mod:`vlmscope.ratings.inputs.row_checks`.
 
 A block is a run of JSON lines or a Parquet batch. :func:`checked_columns` takes its columns as
 they are when every row passes checks made column by column; otherwise the block is read again
@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings.battles import (
+from vlmscope.ratings.inputs.battles import (
     STYLE_ELEMENTS_A,
     STYLE_ELEMENTS_B,
     WINNER_OUTCOMES,
     battle_row,
 )
-from vlmscope.ratings.row_checks import RowPlace, check_rows
+from vlmscope.ratings.inputs.row_checks import RowPlace, check_rows
 
 _SUB_KEYS = {
     "header_count": ("h1", "h2", "h3", "h4", "h5", "h6"),
@@ -180,7 +180,7 @@ def json_block_per_row(
             try:
                 yield first_line + offset, json.loads(line)
             except json.JSONDecodeError as error:
-                from vlmscope.ratings.row_checks import _NotJson
+                from vlmscope.ratings.inputs.row_checks import _NotJson
 
                 yield first_line + offset, _NotJson(str(error))
 

@@ -1,10 +1,10 @@
 """Streamed, columnar reading of a large clean-battle JSON-lines file into the full board's
-:class:`~vlmscope.ratings.battles.Battles`.
+:class:`~vlmscope.ratings.inputs.battles.Battles`.
 
 The ``vlmscope ratings battles`` command reads through it whenever it needs no record itself (no
 category boards, no stored details); a 3,000,000-battle file then takes about 2 GB.
 
-The same result as the per-row path (:func:`~vlmscope.ratings.battles.read_battle_records`,
+The same result as the per-row path (:func:`~vlmscope.ratings.inputs.battles.read_battle_records`,
 then the board's selection: ``tstamp`` order, anonymous battles only, records without
 ``anony`` / ``tstamp`` anonymous in file order, then ``Battles.from_rows``), without a Python
 object per record: the file is read in blocks of lines, each parsed by ``pyarrow.json`` with an
@@ -13,7 +13,7 @@ explicit schema holding only the fields the fit needs (``model_a``, ``model_b``,
 checks is used as is; a block that does not parse under that schema, or where any row could be
 bad (a null, a blank name, a self battle, an unknown winner, a non-finite number, a negative
 count, a blank line), is read again by the per-row checks of
-:mod:`vlmscope.ratings.row_checks`, so a bad row is the same error (file, line, field) or the
+:mod:`vlmscope.ratings.inputs.row_checks`, so a bad row is the same error (file, line, field) or the
 same counted skip as before. Without pyarrow, or for a JSON array file, the per-row path runs.
 
 One difference remains: sub-count objects (``header_count_a: {"h1": .., ...}``) are read with
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings.battle_columns import (
+from vlmscope.ratings.inputs.battle_columns import (
     BattleColumns,
     checked_columns,
     json_block_columns,
@@ -38,8 +38,8 @@ from vlmscope.ratings.battle_columns import (
     json_schema,
     per_row_columns,
 )
-from vlmscope.ratings.battles import Battles, battle_row
-from vlmscope.ratings.row_checks import SKIP_REASONS, RowPlace
+from vlmscope.ratings.inputs.battles import Battles, battle_row
+from vlmscope.ratings.inputs.row_checks import SKIP_REASONS, RowPlace
 
 _BLOCK_BYTES = 32 << 20
 _PARQUET_ROWS = 1 << 18
@@ -128,7 +128,7 @@ def read_board_battles(
     block_bytes: int = _BLOCK_BYTES,
 ) -> StreamedBattles:
     """The full board's battles of a clean-battle file: the rows :func:`read_battle_records`
-    keeps (a bad row raises :class:`~vlmscope.ratings.row_checks.BadRowError` naming file, line
+    keeps (a bad row raises :class:`~vlmscope.ratings.inputs.row_checks.BadRowError` naming file, line
     and field, or with ``skip_bad_rows`` is counted), selected like ``select_board_battles``
     (stable ``tstamp`` order, anonymous only) and built like ``Battles.from_rows`` (style counts
     kept when ``style`` and every row has them)."""
@@ -170,8 +170,8 @@ def _in_reason_order(skipped: Counter[str]) -> dict[str, int]:
 
 
 def _per_row(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
-    from vlmscope.ratings.battles import read_battle_records
-    from vlmscope.ratings.board_selection import select_board_battles
+    from vlmscope.ratings.inputs.battles import read_battle_records
+    from vlmscope.ratings.inputs.board_selection import select_board_battles
 
     checked = read_battle_records(path, style=style, skip_bad_rows=skip_bad_rows)
     rows = [battle_row(record, style=style) for record in select_board_battles(checked.rows)]

@@ -4,12 +4,12 @@ A battle table keeps one row per battle **in the given order** (online Elo and t
 reference bootstrap streams depend on the order) and names models by integer ids in
 first-appearance order of ``concat(model_a, model_b)`` (pandas ``factorize``), the order
 FastChat and arena-hard use. Identical rows are merged with weights only inside the fits
-(:func:`vlmscope.ratings.merged_rows.merge_identical`), so per-row statistics (style standardisation, row resampling)
+(:func:`vlmscope.ratings.inputs.merged_rows.merge_identical`), so per-row statistics (style standardisation, row resampling)
 see the battles as recorded.
 
 Rows are checked where they come in (:func:`read_battle_records`, :func:`check_battle_records`,
 :meth:`Battles.from_records`, :func:`battles_from_columns`; see
-:mod:`vlmscope.ratings.row_checks`): a row that cannot be used is an error naming its place and
+:mod:`vlmscope.ratings.inputs.row_checks`): a row that cannot be used is an error naming its place and
 field, or skipped and counted when the caller asks for that; it is never coerced.
 """
 
@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from vlmscope.ratings.row_checks import (
+from vlmscope.ratings.inputs.row_checks import (
     BAD_FLAG,
     BAD_NUMBER,
     BAD_WINNER,

@@ -5,7 +5,7 @@ control) from one list of clean-battle records. :class:`BoardSelector` selects e
 battles as FastChat does (board filter, stable ``tstamp`` sort, anonymous only) with the time
 order computed once and each filtered field read once into a column; :class:`BattleTable`
 holds every record's checked values (models by a global id, outcome, style counts) as columns,
-so that a board's :class:`~vlmscope.ratings.battles.Battles` is a take of its positions rather
+so that a board's :class:`~vlmscope.ratings.inputs.battles.Battles` is a take of its positions rather
 than a second pass over the records.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vlmscope.ratings.battles import BattleRow, Battles, FloatArray, IntArray
-from vlmscope.ratings.filters import board_filter
+from vlmscope.ratings.inputs.battles import BattleRow, Battles, FloatArray, IntArray
+from vlmscope.ratings.inputs.filters import board_filter
 
 
 class BoardSelector:

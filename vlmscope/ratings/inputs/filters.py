@@ -35,7 +35,7 @@ class FieldTest:
 
     Calling it on a record is the record filter FastChat applies; :meth:`mask` applies the same
     test to a column of that field's values, which is how :class:`BoardSelector
-    <vlmscope.ratings.board_selection.BoardSelector>` filters every board of a large list: the
+    <vlmscope.ratings.inputs.board_selection.BoardSelector>` filters every board of a large list: the
     field is read once for all boards that test it, not once per board."""
 
     field: str | None

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from vlmscope.ratings.battles import FloatArray, IntArray
+from vlmscope.ratings.inputs.battles import FloatArray, IntArray
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from vlmscope.ratings.battles import Battles
+from vlmscope.ratings.inputs.battles import Battles
 
 #: Style effect on the logit per normalised difference (tokens, headers, lists, bold).
 TRUE_STYLE_EFFECT = np.array([0.6, 0.1, 0.3, 0.05])

@@ -31,7 +31,7 @@ from vlmscope.judges.verdicts import (
     label_preference,
     parse_verdict,
 )
-from vlmscope.ratings.verdict_records import AnswerStyle, VerdictRecord
+from vlmscope.ratings.inputs.verdict_records import AnswerStyle, VerdictRecord
 
 DEFAULT_STRONG_WEIGHT = 3
 NON_CANONICAL = "non_canonical_label"

@@ -8,7 +8,7 @@ the same two texts under ``"1"`` (baseline as A) and ``"0"`` (model as A); both 
 Style metadata (token count and markdown counts of each answer) is optional: only the
 style-controlled scorers need it, and they refuse to run without it instead of guessing.
 
-Rows are checked as they are read (:mod:`vlmscope.ratings.row_checks`): a missing, null or
+Rows are checked as they are read (:mod:`vlmscope.ratings.inputs.row_checks`): a missing, null or
 blank model or baseline, a model judged against itself, metadata counts that are not finite
 non-negative numbers, a row without uid or judgments are errors naming the file, line and field
 (or, with ``skip_bad_rows``, skipped and counted). A judgment without a label is not a bad row:
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vlmscope.ratings.row_checks import (
+from vlmscope.ratings.inputs.row_checks import (
     BAD_GAMES,
     MISSING_FIELD,
     MISSING_MODEL,
@@ -96,7 +96,7 @@ def verdict_record_from_dict(row: Mapping[str, Any], baseline: str | None = None
 
     ``baseline`` fills in the baseline name when the row has none (absent or null; ProBench
     judgment files do not store it); a row's own ``baseline`` wins. A row that cannot be used
-    raises :class:`BadRowError` naming the field (see :mod:`vlmscope.ratings.row_checks`).
+    raises :class:`BadRowError` naming the field (see :mod:`vlmscope.ratings.inputs.row_checks`).
     """
     uid = next(
         (row[key] for key in ("uid", "question_id", "uuid") if row.get(key) is not None), None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from vlmscope.metrics.megabench.registry import eval_type_of
+from vlmscope.metrics.megabench.metric_types import eval_type_of
 from vlmscope.tracks.base import Sample, Scored
 from vlmscope.tracks.megabench.aggregation import TaskResult, prefer_cot
 from vlmscope.tracks.megabench.keywords import TaskMeta

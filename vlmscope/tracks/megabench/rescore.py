@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from vlmscope.literals import python_literal
-from vlmscope.metrics.megabench.registry import UnknownMetricError, eval_type_of, unknown_metrics
+from vlmscope.metrics.megabench.metric_types import (
+    UnknownMetricError,
+    eval_type_of,
+    unknown_metrics,
+)
 from vlmscope.tracks.megabench.aggregation import (
     EvaluatedTask,
     TaskResult,

@@ -13,8 +13,8 @@ from typing import Any
 
 from vlmscope.messages import Response
 from vlmscope.metrics.megabench.fields import aggregate_fields
+from vlmscope.metrics.megabench.metric_types import eval_type_of
 from vlmscope.metrics.megabench.query import QueryScore
-from vlmscope.metrics.megabench.registry import eval_type_of
 from vlmscope.tracks.base import Sample, Scored
 from vlmscope.tracks.megabench.aggregation import (
     EvaluatedTask,

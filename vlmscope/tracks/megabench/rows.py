@@ -22,7 +22,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from vlmscope.literals import python_literal
-from vlmscope.metrics.megabench.registry import unknown_metrics
+from vlmscope.metrics.megabench.metric_types import unknown_metrics
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import TASK_META_NAME, task_meta_for
 

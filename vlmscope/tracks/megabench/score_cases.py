@@ -16,9 +16,9 @@ from typing import Any
 
 from vlmscope.metrics.megabench.fields import aggregate_fields, score_field
 from vlmscope.metrics.megabench.judge import build_judge_content, parse_judge_score
+from vlmscope.metrics.megabench.metric_types import metric_spec
 from vlmscope.metrics.megabench.parsing import SINGLE_FIELD_PARSE_TYPES, parse_response
 from vlmscope.metrics.megabench.query import score_query
-from vlmscope.metrics.megabench.registry import metric_spec
 from vlmscope.tracks.megabench.aggregation import score_task
 
 NAN_MARKER = "NaN"

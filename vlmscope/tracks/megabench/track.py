@@ -22,8 +22,8 @@ from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart
 from vlmscope.metrics.megabench.lexicon import wordnet_dependency
+from vlmscope.metrics.megabench.metric_types import eval_type_of
 from vlmscope.metrics.megabench.query import build_judge_requests, score_query
-from vlmscope.metrics.megabench.registry import eval_type_of
 from vlmscope.sandbox.requirements import sandbox_dependency
 from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, TrackOptions
 from vlmscope.tracks.megabench import results as megabench_results
@@ -32,7 +32,7 @@ from vlmscope.tracks.megabench.oracle import oracle_answer
 from vlmscope.tracks.megabench.prompt import SKIP_TEXT, build_prompt
 from vlmscope.tracks.megabench.report import MegaBenchReport, build_report
 from vlmscope.tracks.megabench.rows import QueryRow, group_by_task, read_rows
-from vlmscope.tracks.samples import sample_dir
+from vlmscope.tracks.shipped_samples import sample_dir
 
 SUBSETS = {
     "full": ("core", "open"),

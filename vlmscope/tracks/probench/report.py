@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.atomic_files import write_text_atomic
-from vlmscope.ratings.judge_agreement import HumanLabel, judge_human_agreement
-from vlmscope.ratings.verdict_presets import VerdictSettings
-from vlmscope.ratings.verdict_records import VerdictRecord
+from vlmscope.ratings.boards.judge_agreement import HumanLabel, judge_human_agreement
+from vlmscope.ratings.boards.verdict_presets import VerdictSettings
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 from vlmscope.tracks.base import Scored
 from vlmscope.tracks.pairwise import PairwiseEvidence
 from vlmscope.tracks.probench.tables import Subsets, official_tables

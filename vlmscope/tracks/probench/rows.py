@@ -34,7 +34,7 @@ from vlmscope.tracks.probench.row_files import (
     read_image_file,
     records,
 )
-from vlmscope.tracks.samples import SAMPLES_ROOT
+from vlmscope.tracks.shipped_samples import SAMPLES_ROOT
 
 CHAT_TYPES = ("singleround", "multi-round", "multi-linguistic")
 CHALLENGE_AXES = ("challenge_image", "challenge_reasoning", "challenge_textual")

@@ -4,7 +4,7 @@
   breakdown: a style-controlled Bradley-Terry fit of that model against the baseline alone
   (baseline pinned at 1114, `>>` counted 3 times, 100 bootstrap rounds with seed 42), the
   int-truncated score and 2.5/97.5 percentiles, the win rate computed from the truncated score,
-  and the average answer tokens (`vlmscope.ratings.judged_boards.probench_board`).
+  and the average answer tokens (`vlmscope.ratings.boards.judged_boards.probench_board`).
 - `joint_board`: every model of the run and the baseline in ONE style-controlled fit (the same
   math on all verdicts at once), so ratings are comparable between models; one category board
   per track and breakdown.
@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from vlmscope.ratings.board import RatingBoard, with_categories
-from vlmscope.ratings.judged_boards import probench_board
-from vlmscope.ratings.verdict_presets import ARENA_HARD_V01, VerdictSettings, verdict_board
-from vlmscope.ratings.verdict_records import VerdictRecord
+from vlmscope.ratings.boards.board import RatingBoard, with_categories
+from vlmscope.ratings.boards.judged_boards import probench_board
+from vlmscope.ratings.boards.verdict_presets import ARENA_HARD_V01, VerdictSettings, verdict_board
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 from vlmscope.tracks.probench.breakdowns import subsets
 
 

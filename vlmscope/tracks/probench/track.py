@@ -25,9 +25,9 @@ from pydantic import Field
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import GenerationParams, ImagePart, Request, Response, user_request
-from vlmscope.ratings.judge_agreement import HumanLabel, read_human_labels
-from vlmscope.ratings.verdict_presets import PROBENCH, VerdictSettings
-from vlmscope.ratings.verdict_records import verdict_record_to_dict
+from vlmscope.ratings.boards.judge_agreement import HumanLabel, read_human_labels
+from vlmscope.ratings.boards.verdict_presets import PROBENCH, VerdictSettings
+from vlmscope.ratings.inputs.verdict_records import verdict_record_to_dict
 from vlmscope.tracks.base import (
     FollowUp,
     ModelResult,

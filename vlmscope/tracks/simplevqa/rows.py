@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 from vlmscope.literals import python_literal
 from vlmscope.tracks.hub_files import image_format, read_image_file
 from vlmscope.tracks.json_rows import json_records, single_json_file
-from vlmscope.tracks.samples import SAMPLES_ROOT
+from vlmscope.tracks.shipped_samples import SAMPLES_ROOT
 
 COLUMNS: tuple[str, ...] = (
     "data_id",

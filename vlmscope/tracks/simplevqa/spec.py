@@ -22,7 +22,7 @@ def _load() -> type[Track]:
 
 def rebuild_prompt(meta: Mapping[str, Any], data_dir: Path) -> Request | None:
     """The request of a details row (data id and the question asked), rebuilt from the data."""
-    from vlmscope.tracks.simplevqa.prompts import question_request
+    from vlmscope.tracks.simplevqa.question_prompt import question_request
 
     row = _rows_by_id(data_dir).get(str(meta.get("data_id")))
     question = meta.get("question")

@@ -36,7 +36,7 @@ from vlmscope.tracks.simplevqa.metrics import (
     group_rng,
     grouped_tables,
 )
-from vlmscope.tracks.simplevqa.prompts import question_request
+from vlmscope.tracks.simplevqa.question_prompt import question_request
 from vlmscope.tracks.simplevqa.report import SimpleVQAReport
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQARow, read_rows
 

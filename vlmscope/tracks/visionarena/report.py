@@ -20,16 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from vlmscope.ratings.arena_breakdown import (
+from vlmscope.ratings.boards.arena_breakdown import (
     DEFAULT_MIN_VOTES,
     rank_changes,
     thin_models,
     tie_shares,
 )
-from vlmscope.ratings.battle_presets import BattleSettings, battle_board
-from vlmscope.ratings.board import RatingBoard
-from vlmscope.ratings.board_selection import BoardSelector
-from vlmscope.ratings.filters import LANGUAGE_BOARD
+from vlmscope.ratings.boards.battle_presets import BattleSettings, battle_board
+from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.ratings.inputs.board_selection import BoardSelector
+from vlmscope.ratings.inputs.filters import LANGUAGE_BOARD
 
 VISION_BOARDS: tuple[str, ...] = (
     "captioning",

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from vlmscope.judges.markdown import answer_style_counts
-from vlmscope.tracks.samples import SAMPLES_ROOT
+from vlmscope.tracks.shipped_samples import SAMPLES_ROOT
 from vlmscope.tracks.visionarena import conversations as fields
 from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
 from vlmscope.tracks.visionarena.row_files import VisionArenaDataError, records

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def _load() -> type[Track]:
-    from vlmscope.tracks.visionarena.bench import VisionArenaBenchTrack
+    from vlmscope.tracks.visionarena.track import VisionArenaBenchTrack
 
     return VisionArenaBenchTrack
 
