@@ -43,7 +43,6 @@ from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.track_info import headlines_for, track_title
 from vlmscope.leaderboard.values import number_at
 from vlmscope.tracks.registry import spec_for_results
-from vlmscope.tracks.spec import PageKind
 
 Page = Callable[[ResultStore, str], None]
 
@@ -258,7 +257,7 @@ def generic_tab(store: ResultStore, track: str) -> None:
     )
 
 
-PAGES: dict[PageKind, Page] = {
+PAGES: dict[str, Page] = {  # the only list of page names: a `TrackSpec.page` names one of them
     "megabench": megabench_tab,
     "factuality": simplevqa_tab,
     "ratings": rating_tab,
@@ -266,14 +265,15 @@ PAGES: dict[PageKind, Page] = {
     "visionarena": visionarena_tab,
     "generic": generic_tab,
 }
-BOARD_PAGES: frozenset[PageKind] = frozenset({"probench", "visionarena"})
+BOARD_PAGES: frozenset[str] = frozenset({"probench", "visionarena"})
 """Pages that show the track's board themselves (a board does not send the track elsewhere)."""
 
 
 def page_for(store: ResultStore, track: str) -> Page:
     """The VisionArena page for a human-vote board of `vlmscope visionarena leaderboard`, else
     the page its registration names when that page shows the board itself, else the rating
-    page for a track with a board, else the registered page (generic for an unknown track)."""
+    page for a track with a board, else the registered page (generic for an unknown track or
+    page name)."""
     spec = spec_for_results(track)
     record = store.boards.get(track)
     if record is not None and va.is_arena_board(record.board):
@@ -282,4 +282,4 @@ def page_for(store: ResultStore, track: str) -> Page:
         return PAGES[spec.page]
     if track in store.boards:
         return rating_tab
-    return PAGES[spec.page] if spec is not None else generic_tab
+    return PAGES.get(spec.page, generic_tab) if spec is not None else generic_tab

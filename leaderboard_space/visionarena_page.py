@@ -33,7 +33,7 @@ from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.track_info import track_title
-from vlmscope.tracks.visionarena.spec import BENCH_SPEC
+from vlmscope.tracks.visionarena.spec import SPEC as BENCH_SPEC
 
 ARENA_NOTE = (
     "Human votes rated as FastChat rates the vision leaderboard: one Bradley-Terry fit per "

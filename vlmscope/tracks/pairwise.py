@@ -1,6 +1,7 @@
-"""Judged-against-a-baseline scoring, shared by every pairwise track (ProBench, VisionArena-Bench).
+"""Judged-against-a-baseline scoring for single-turn pairwise tracks (VisionArena-Bench).
 
-A pairwise track says where its prompts come from; this module does the rest:
+A pairwise track subclasses `PairwiseScoring` and says where its prompts come from; this module
+does the rest:
 
 - score: the baseline's answer to the same request comes from the run's cache (the baseline is
   one of the run's models, and scoring starts only after every model answered), or, for a
@@ -16,6 +17,12 @@ A pairwise track says where its prompts come from; this module does the rest:
   each model's and the baseline's average answer length under `settings.extra["avg_tokens"]`.
 
 Unparseable verdicts are counted and excluded, as the references exclude them; never ties.
+
+ProBench is not scored here: its samples are multi-turn conversations, its judge gets ProBench's
+own message format with the image, and it reports a table per track and breakdown, so every
+method of `PairwiseScoring` would be overridden. It has its own track
+(`vlmscope.tracks.probench.track`) and shares only `PairwiseEvidence`, the record a judged prompt
+leaves, so both tracks' verdicts become the same `VerdictRecord`s.
 """
 
 from __future__ import annotations

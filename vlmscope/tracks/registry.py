@@ -19,7 +19,7 @@ from vlmscope.tracks.megabench.spec import SPEC as MEGABENCH
 from vlmscope.tracks.probench.spec import SPEC as PROBENCH
 from vlmscope.tracks.simplevqa.spec import SPEC as SIMPLEVQA
 from vlmscope.tracks.spec import TrackSpec
-from vlmscope.tracks.visionarena.spec import BENCH_SPEC as VISIONARENA_BENCH
+from vlmscope.tracks.visionarena.spec import SPEC as VISIONARENA_BENCH
 
 if TYPE_CHECKING:
     from vlmscope.config import TrackConfig

@@ -12,17 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from vlmscope.messages import Request
     from vlmscope.tracks.base import Track
-
-PageKind = Literal["megabench", "factuality", "ratings", "probench", "visionarena", "generic"]
-"""Which Space page lays a track out: the MEGA-Bench keyword page, the factuality-rates page,
-ProBench's page (official per-track tables beside the joint board), the VisionArena page
-(VisionArena-Bench's board against its anchor, beside the human-vote board when the results
-hold one), the rating-board page, or the generic table of headline numbers."""
 
 PromptRebuilder = Callable[["Mapping[str, Any]", Path], "Request | None"]
 
@@ -44,7 +38,10 @@ class TrackSpec:
     title: str
     load: Callable[[], type[Track]]
     """Imports the track's module and returns its class (called on first use)."""
-    page: PageKind = "generic"
+    page: str = "generic"
+    """The name of the Space page that lays the track out. The Space keeps its pages by name
+    (`leaderboard_space/track_pages.py`, `PAGES`); a name it does not hold gets the generic
+    table of headline numbers, so a track never waits on the Space to be shown."""
     headlines: tuple[Headline, ...] = ()
     """Overview columns; empty = the summary's first numbers (a new track shows up as is)."""
     data_env: str | None = None

@@ -1,4 +1,4 @@
-"""The VisionArena leaderboard from human battles (paper Sec. 3-4; Chatbot Arena's vision board).
+"""VisionArena's report: the leaderboard from human battles (paper Sec. 3-4; Chatbot Arena's vision board).
 
 Every board is FastChat's (`report_elo_analysis_results`: anonymous battles in time order,
 Bradley-Terry with its bootstrap, mixtral anchored at 1114 when present), each with its

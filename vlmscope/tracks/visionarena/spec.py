@@ -21,7 +21,7 @@ def _load() -> type[Track]:
     return VisionArenaBenchTrack
 
 
-BENCH_SPEC = TrackSpec(
+SPEC = TrackSpec(
     name="visionarena_bench",
     title="VisionArena-Bench",
     load=_load,
