@@ -7,6 +7,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from vlmscope.tracks.megabench.aggregation import TaskResult
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 AGGREGATION = GOLDEN / "megabench_aggregation"
 TASK_META = GOLDEN / "megabench_all_task_meta.json"
@@ -15,6 +17,11 @@ TOLERANCE = 1e-6
 
 def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def read_task_results(path: Path) -> list[TaskResult]:
+    """An official `task_results.json` as typed results."""
+    return [TaskResult.from_json(entry) for entry in load(path)]
 
 
 def json_mismatches(actual: Any, expected: Any, where: str = "$") -> list[str]:

@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.megabench.golden_json import AGGREGATION, TASK_META, assert_json_close, load
+from tests.megabench.golden_json import (
+    AGGREGATION,
+    TASK_META,
+    assert_json_close,
+    load,
+    read_task_results,
+)
 from vlmscope.cli.megabench_rescore import add_summarize
 from vlmscope.tracks.megabench.aggregation import (
     EvaluatedTask,
@@ -27,7 +33,6 @@ from vlmscope.tracks.megabench.official_files import (
     merge_scored_files,
     num_demo_of,
     read_model_summary,
-    read_task_results,
     summary_and_keyword_stats,
 )
 from vlmscope.tracks.megabench.single_image import single_image_subset

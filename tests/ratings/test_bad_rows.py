@@ -33,7 +33,7 @@ from vlmscope.ratings.fits.bradley_terry import fit_bt
 from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.ratings.inputs.battles import Battles, battles_from_columns, read_battle_records
 from vlmscope.ratings.inputs.row_checks import BadRowError
-from vlmscope.ratings.inputs.verdict_records import read_verdict_file, records_from_rows
+from vlmscope.ratings.inputs.verdict_records import read_verdict_file, verdict_record_from_dict
 
 BAD_LINE = 6  # 1-based line of the inserted row; 5 good rows come before it
 Row = dict[str, Any]
@@ -224,7 +224,7 @@ def test_verdict_functions_name_the_row_or_count_it(tmp_path: Path, probe: Probe
     assert checked.rows == read_verdict_file(clean, BASELINE).rows
     settings = VerdictSettings(baseline=BASELINE, rounds=5)
     assert verdict_board(checked.rows, settings) == verdict_board(
-        records_from_rows(VERDICTS), settings
+        [verdict_record_from_dict(row) for row in VERDICTS], settings
     )
 
 
@@ -273,7 +273,7 @@ def test_a_label_less_judgment_is_unparseable_not_a_bad_row(tmp_path: Path) -> N
     checked = read_verdict_file(_write(tmp_path / "v.jsonl", [row, *VERDICTS[1:]]), BASELINE)
     assert checked.skipped == {} and len(checked.rows) == len(VERDICTS)
     settings = VerdictSettings(baseline=BASELINE, rounds=5)
-    before = verdict_board(records_from_rows(VERDICTS), settings)
+    before = verdict_board([verdict_record_from_dict(row) for row in VERDICTS], settings)
     board = verdict_board(checked.rows, settings)
     assert board.unparseable == before.unparseable + 2
     assert board.excluded["no_judgment"] == before.excluded.get("no_judgment", 0) + 1

@@ -13,6 +13,7 @@ import asyncio
 import io
 import json
 import math
+from importlib import resources
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -31,7 +32,6 @@ from vlmscope.judges.classify import (
     classify,
     load_classifier_prompt,
     load_classifier_prompts,
-    packaged_categories,
     parse_decision,
 )
 from vlmscope.judges.client import Judge
@@ -66,6 +66,14 @@ def _png(colour: str) -> bytes:
 
 
 # -- prompts -----------------------------------------------------------------------------------
+
+
+def packaged_categories() -> list[str]:
+    """The categories with a packaged prompt file."""
+    folder = resources.files("vlmscope") / "prompts"
+    prefix, suffix = "visionarena_classify_", ".txt"
+    names = [p.name for p in folder.iterdir() if p.name.startswith(prefix)]
+    return sorted(n[len(prefix) : -len(suffix)] for n in names if n.endswith(suffix))
 
 
 def test_every_prompt_of_the_appendix_is_packaged_once() -> None:

@@ -27,7 +27,6 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Literal
 
 from vlmscope.judges.client import Judge
@@ -97,14 +96,6 @@ def load_classifier_prompts(
     if unknown:
         raise ValueError(f"no classifier prompt for {unknown}; known: {', '.join(ALL_CATEGORIES)}")
     return {c: load_classifier_prompt(c) for c in categories}
-
-
-def packaged_categories() -> list[str]:
-    """The categories with a packaged prompt file (for a check that none is forgotten)."""
-    folder = resources.files("vlmscope") / "prompts"
-    prefix, suffix = "visionarena_classify_", ".txt"
-    names = [p.name for p in folder.iterdir() if p.name.startswith(prefix)]
-    return sorted(n[len(prefix) : -len(suffix)] for n in names if n.endswith(suffix))
 
 
 def classifier_request(

@@ -64,11 +64,6 @@ def spec_for_results(track: str) -> TrackSpec | None:
     return _loaded().specs.get(track)
 
 
-def broken_plugins() -> dict[str, str]:
-    """Plugins that did not load, with why (each other track still works)."""
-    return dict(_loaded().broken)
-
-
 def build_track(config: TrackConfig, *, limit: int | None) -> Track:
     """Instantiate the configured track; its constructor validates `config.options`."""
     cls = track_spec(config.name).load()

@@ -29,7 +29,6 @@ import regex
 
 from vlmscope.literals import python_literal  # noqa: F401  (metrics read literals through here)
 
-PARSE_TYPES = ("answer_string", "ascii_answer_string", "verbatim_answer_string", "json", "dummy")
 SINGLE_FIELD_PARSE_TYPES = ("answer_string", "ascii_answer_string", "verbatim_answer_string")
 
 _EXTRACTOR_TIMEOUT_S = 0.1

@@ -17,7 +17,7 @@ the scorers count it as unparseable.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,6 @@ from vlmscope.ratings.inputs.row_checks import (
     BadRowError,
     CheckedRows,
     check_file,
-    check_records,
     count_total,
     model_name,
 )
@@ -185,10 +184,3 @@ def read_verdict_records(path: str | Path, baseline: str | None = None) -> list[
     """Read verdict rows (JSON lines or a JSON array), keeping file order (bootstraps use it);
     the first bad row raises (see :func:`read_verdict_file` to skip and count them)."""
     return read_verdict_file(path, baseline).rows
-
-
-def records_from_rows(
-    rows: Iterable[Mapping[str, Any]], baseline: str | None = None
-) -> list[VerdictRecord]:
-    """Records of in-memory rows; the first bad row raises, named by its index."""
-    return check_records(rows, lambda row: verdict_record_from_dict(row, baseline)).rows

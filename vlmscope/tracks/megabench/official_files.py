@@ -77,10 +77,6 @@ def merge_scored_files(documents: Iterable[Any]) -> list[TaskResult]:
     return merge_task_results(task_results_from_scored(document) for document in documents)
 
 
-def read_task_results(path: str | Path) -> list[TaskResult]:
-    return [TaskResult.from_json(entry) for entry in read_json(path)]
-
-
 def write_task_results(path: str | Path, results: Sequence[TaskResult]) -> Path:
     return write_json(path, [result.to_json() for result in results])
 
