@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -126,140 +127,156 @@ def demo(question: str, answer: str, *, with_image: bool = True, reasoning: bool
     return f"{DEMO_HEADER}{image}Example Question: {question}\nExample Response:\n{thought}Answer: {answer}\n\n{CLOSING}"
 
 
-def build_rows(root: Path) -> list[dict[str, str]]:
-    rows: list[dict[str, str]] = []
-    qid = 0
-    base = "data/Perception/Sample"
+Task = tuple[dict[str, Any], list[dict[str, Any]]]
+"""A task's row fields that all its questions share, then each question's own fields (`row`'s
+keywords); drawing a task saves its images under the folder it is given."""
 
-    task = "sample_single_answer"
-    demo_img = save(root, f"{base}/{task}/demo.png", card("A: red", (200, 30, 30)))
-    for i, (letter, colour) in enumerate([("B", (30, 60, 200)), ("C", (30, 160, 60))]):
-        img = save(root, f"{base}/{task}/q{i}.png", card(letter, colour))
-        rows.append(
-            row(
-                task,
-                qid,
-                description="Which option letter is drawn in the picture? Options: A, B, C.",
-                global_media=[],
-                example_text=demo("Which letter is drawn?", "A"),
-                example_media=[demo_img],
-                query_text="Which letter is drawn? <image>",
-                query_media=[img],
-                answer={"Answer": letter},
-                info=metric_info({"Answer": "exact_str_match"}, "answer_string"),
-                app="Perception",
-                input_format="Photographs",
-                output_format="multiple_choice",
-            )
-        )
-        qid += 1
 
-    task = "sample_json_fields"
-    demo_img = save(root, f"{base}/{task}/demo.png", card("cat 3", (90, 90, 90)))
-    for i, (animal, count) in enumerate([("dog", "2"), ("bird", "5")]):
-        img = save(root, f"{base}/{task}/q{i}.png", card(f"{animal} {count}", (120, 40, 160)))
-        rows.append(
-            row(
-                task,
-                qid,
-                description="Read the card: give the animal and the number as JSON.",
-                global_media=[],
-                example_text=demo("What is on the card?", "{'animal': 'cat', 'count': '3'}"),
-                example_media=[demo_img],
-                query_text="What is on the card? <image>",
-                query_media=[img],
-                answer={"animal": animal, "count": count, "##note": "auxiliary"},
-                info=metric_info(
-                    {"animal": "exact_str_match_case_insensitive", "count": "simple_str_match"},
-                    "json",
-                    weights={"animal": 1, "count": 3},
-                ),
-                app="Information_Extraction",
-                input_format="Text-Based Images and Documents",
-                output_format="structured_output",
-            )
-        )
-        qid += 1
+def single_answer(root: Path, folder: str) -> Task:
+    demo_img = save(root, f"{folder}/demo.png", card("A: red", (200, 30, 30)))
+    shared = {
+        "description": "Which option letter is drawn in the picture? Options: A, B, C.",
+        "global_media": [],
+        "example_text": demo("Which letter is drawn?", "A"),
+        "example_media": [demo_img],
+        "query_text": "Which letter is drawn? <image>",
+        "info": metric_info({"Answer": "exact_str_match"}, "answer_string"),
+        "app": "Perception",
+        "input_format": "Photographs",
+        "output_format": "multiple_choice",
+    }
+    questions = [
+        {
+            "query_media": [save(root, f"{folder}/q{i}.png", card(letter, colour))],
+            "answer": {"Answer": letter},
+        }
+        for i, (letter, colour) in enumerate([("B", (30, 60, 200)), ("C", (30, 160, 60))])
+    ]
+    return shared, questions
 
-    task = "sample_min_multi_image"
-    legend = save(root, f"{base}/{task}/legend.png", card("unit = 1", (0, 0, 0)))
-    demo_a = save(root, f"{base}/{task}/demo_a.png", card("4", (0, 0, 0)))
-    demo_b = save(root, f"{base}/{task}/demo_b.png", card("6", (0, 0, 0)))
-    for i, (a, b) in enumerate([(3, 4), (10, 2.5)]):
-        img_a = save(root, f"{base}/{task}/q{i}_a.png", card(str(a), (0, 0, 0)))
-        img_b = save(root, f"{base}/{task}/q{i}_b.png", card(str(b), (0, 0, 0)))
-        rows.append(
-            row(
-                task,
-                qid,
-                description="The legend <image> gives the unit. Add the numbers on the two cards.",
-                global_media=[legend],
-                example_text=f"{DEMO_HEADER}<image> <image>\nExample Question: What is the sum?\n"
-                f"Example Response:\n[PLEASE OUTPUT YOUR REASONING]\nAnswer: {{'sum': '10', 'product': '24'}}\n\n{CLOSING}",
-                example_media=[demo_a, demo_b],
-                query_text="What is the sum and the product? <image> <image>",
-                query_media=[img_a, img_b],
-                answer={"sum": str(a + b), "product": str(a * b)},
-                info=metric_info(
-                    {"sum": "number_rel_diff_ratio", "product": "general_single_numerical_match"},
-                    "json",
-                    function="min",
-                ),
-                eval_context={"unit": "1"} if i == 0 else {},
-                app="Mathematics",
-                input_format="Diagrams and Data Visualizations",
-                output_format="numerical_data",
-            )
-        )
-        qid += 1
 
-    task = "sample_verbatim_code"
-    for i, word in enumerate(["print('hi')", "x = 1"]):
-        img = save(root, f"{base}/{task}/q{i}.png", card(word, (20, 20, 20), (140, 48)))
-        rows.append(
-            row(
-                task,
-                qid,
-                description="Transcribe the line of code in the image exactly.",
-                global_media=[],
-                example_text=demo("Transcribe the code.", "y = 2", with_image=False),
-                example_media=[],
-                query_text="Transcribe the code. <image>",
-                query_media=[img],
-                answer={"code": word},
-                info=metric_info({"code": "exact_str_match"}, "verbatim_answer_string"),
-                app="Coding",
-                input_format="User Interface Screenshots",
-                output_format="exact_text",
-            )
-        )
-        qid += 1
+def json_fields(root: Path, folder: str) -> Task:
+    demo_img = save(root, f"{folder}/demo.png", card("cat 3", (90, 90, 90)))
+    shared = {
+        "description": "Read the card: give the animal and the number as JSON.",
+        "global_media": [],
+        "example_text": demo("What is on the card?", "{'animal': 'cat', 'count': '3'}"),
+        "example_media": [demo_img],
+        "query_text": "What is on the card? <image>",
+        "info": metric_info(
+            {"animal": "exact_str_match_case_insensitive", "count": "simple_str_match"},
+            "json",
+            weights={"animal": 1, "count": 3},
+        ),
+        "app": "Information_Extraction",
+        "input_format": "Text-Based Images and Documents",
+        "output_format": "structured_output",
+    }
+    questions = [
+        {
+            "query_media": [
+                save(root, f"{folder}/q{i}.png", card(f"{animal} {count}", (120, 40, 160)))
+            ],
+            "answer": {"animal": animal, "count": count, "##note": "auxiliary"},
+        }
+        for i, (animal, count) in enumerate([("dog", "2"), ("bird", "5")])
+    ]
+    return shared, questions
 
-    task = "sample_ascii_shape"
-    for i, (shape, art) in enumerate([("box", "+--+\n|  |\n+--+"), ("line", "----")]):
-        img = save(root, f"{base}/{task}/q{i}.png", card(shape, (60, 60, 60)))
-        rows.append(
-            row(
-                task,
-                qid,
-                description="Draw the shape named on the card as ASCII art.",
-                global_media=[],
-                example_text=demo("Draw it.", "/\\", with_image=False),
-                example_media=[],
-                query_text="Draw the shape. <image>",
-                query_media=[img],
-                answer={"art": art},
-                info=metric_info({"art": "exact_str_match"}, "ascii_answer_string"),
-                app="Coding",
-                input_format="Artistic and Creative Content",
-                output_format="exact_text",
-            )
-        )
-        qid += 1
 
-    task = "sample_video_count"
+def min_multi_image(root: Path, folder: str) -> Task:
+    legend = save(root, f"{folder}/legend.png", card("unit = 1", (0, 0, 0)))
+    demo_a = save(root, f"{folder}/demo_a.png", card("4", (0, 0, 0)))
+    demo_b = save(root, f"{folder}/demo_b.png", card("6", (0, 0, 0)))
+    shared = {
+        "description": "The legend <image> gives the unit. Add the numbers on the two cards.",
+        "global_media": [legend],
+        "example_text": f"{DEMO_HEADER}<image> <image>\nExample Question: What is the sum?\n"
+        f"Example Response:\n[PLEASE OUTPUT YOUR REASONING]\nAnswer: {{'sum': '10', 'product': '24'}}\n\n{CLOSING}",
+        "example_media": [demo_a, demo_b],
+        "query_text": "What is the sum and the product? <image> <image>",
+        "info": metric_info(
+            {"sum": "number_rel_diff_ratio", "product": "general_single_numerical_match"},
+            "json",
+            function="min",
+        ),
+        "app": "Mathematics",
+        "input_format": "Diagrams and Data Visualizations",
+        "output_format": "numerical_data",
+    }
+    questions = [
+        {
+            "query_media": [
+                save(root, f"{folder}/q{i}_a.png", card(str(a), (0, 0, 0))),
+                save(root, f"{folder}/q{i}_b.png", card(str(b), (0, 0, 0))),
+            ],
+            "answer": {"sum": str(a + b), "product": str(a * b)},
+            "eval_context": {"unit": "1"} if i == 0 else {},
+        }
+        for i, (a, b) in enumerate([(3, 4), (10, 2.5)])
+    ]
+    return shared, questions
+
+
+def verbatim_code(root: Path, folder: str) -> Task:
+    shared = {
+        "description": "Transcribe the line of code in the image exactly.",
+        "global_media": [],
+        "example_text": demo("Transcribe the code.", "y = 2", with_image=False),
+        "example_media": [],
+        "query_text": "Transcribe the code. <image>",
+        "info": metric_info({"code": "exact_str_match"}, "verbatim_answer_string"),
+        "app": "Coding",
+        "input_format": "User Interface Screenshots",
+        "output_format": "exact_text",
+    }
+    questions = [
+        {
+            "query_media": [save(root, f"{folder}/q{i}.png", card(word, (20, 20, 20), (140, 48)))],
+            "answer": {"code": word},
+        }
+        for i, word in enumerate(["print('hi')", "x = 1"])
+    ]
+    return shared, questions
+
+
+def ascii_shape(root: Path, folder: str) -> Task:
+    shared = {
+        "description": "Draw the shape named on the card as ASCII art.",
+        "global_media": [],
+        "example_text": demo("Draw it.", "/\\", with_image=False),
+        "example_media": [],
+        "query_text": "Draw the shape. <image>",
+        "info": metric_info({"art": "exact_str_match"}, "ascii_answer_string"),
+        "app": "Coding",
+        "input_format": "Artistic and Creative Content",
+        "output_format": "exact_text",
+    }
+    questions = [
+        {
+            "query_media": [save(root, f"{folder}/q{i}.png", card(shape, (60, 60, 60)))],
+            "answer": {"art": art},
+        }
+        for i, (shape, art) in enumerate([("box", "+--+\n|  |\n+--+"), ("line", "----")])
+    ]
+    return shared, questions
+
+
+def video_count(root: Path, folder: str) -> Task:
+    shared = {
+        "description": "Count how many frames of the video show a star.",
+        "global_media": [],
+        "example_text": demo("How many stars?", "4", with_image=False),
+        "example_media": [],
+        "query_text": "How many stars? <video>",
+        "info": metric_info({"count": "exact_str_match"}, "answer_string"),
+        "app": "Perception",
+        "input_format": "Videos",
+        "output_format": "numerical_data",
+    }
+    questions = []
     for i, n_flashes in enumerate([2, 3]):
-        frames = f"{base}/{task}/clip{i}_frames"
+        frames = f"{folder}/clip{i}_frames"
         for f in range(6):
             lit = f % 3 == 0 or (n_flashes == 3 and f == 5)
             save(
@@ -267,26 +284,11 @@ def build_rows(root: Path) -> list[dict[str, str]]:
                 f"{frames}/frame_{f:03d}.png",
                 card("*" if lit else ".", (230, 180, 0) if lit else (90, 90, 90)),
             )
-        rows.append(
-            row(
-                task,
-                qid,
-                description="Count how many frames of the video show a star.",
-                global_media=[],
-                example_text=demo("How many stars?", "4", with_image=False),
-                example_media=[],
-                query_text="How many stars? <video>",
-                query_media=["./" + frames],
-                answer={"count": str(n_flashes)},
-                info=metric_info({"count": "exact_str_match"}, "answer_string"),
-                app="Perception",
-                input_format="Videos",
-                output_format="numerical_data",
-            )
-        )
-        qid += 1
+        questions.append({"query_media": ["./" + frames], "answer": {"count": str(n_flashes)}})
+    return shared, questions
 
-    task = "sample_open_judge"
+
+def open_judge(root: Path, folder: str) -> Task:
     judge_config = {
         "judge_model_type": "with image",
         "eval_criteria_prompt": JUDGE_TEMPLATE,
@@ -298,31 +300,50 @@ def build_rows(root: Path) -> list[dict[str, str]]:
             "must_mention": "eval_context.must_mention",
         },
     }
-    for i, (thing, colour) in enumerate(
-        [("a red circle", (210, 30, 30)), ("a blue square", (30, 60, 210))]
-    ):
-        img = save(root, f"{base}/{task}/q{i}.png", card(thing, colour, (140, 64)))
-        rows.append(
-            row(
-                task,
-                qid,
-                description="Describe the image in one sentence.",
-                global_media=[],
-                example_text="",
-                example_media=[],
-                query_text="Describe this image. <image>",
-                query_media=[img],
-                answer={"Description": f"The image shows {thing}."},
-                info=metric_info(
-                    {"Description": "gpt_4o_as_judge"}, "dummy", gpt4o_eval_configs=judge_config
-                ),
-                eval_context={"must_mention": thing},
-                app="Knowledge",
-                input_format="Photographs",
-                output_format="open_ended_output",
-            )
+    shared = {
+        "description": "Describe the image in one sentence.",
+        "global_media": [],
+        "example_text": "",
+        "example_media": [],
+        "query_text": "Describe this image. <image>",
+        "info": metric_info(
+            {"Description": "gpt_4o_as_judge"}, "dummy", gpt4o_eval_configs=judge_config
+        ),
+        "app": "Knowledge",
+        "input_format": "Photographs",
+        "output_format": "open_ended_output",
+    }
+    questions = [
+        {
+            "query_media": [save(root, f"{folder}/q{i}.png", card(thing, colour, (140, 64)))],
+            "answer": {"Description": f"The image shows {thing}."},
+            "eval_context": {"must_mention": thing},
+        }
+        for i, (thing, colour) in enumerate(
+            [("a red circle", (210, 30, 30)), ("a blue square", (30, 60, 210))]
         )
-        qid += 1
+    ]
+    return shared, questions
+
+
+TASKS: dict[str, Callable[[Path, str], Task]] = {
+    "sample_single_answer": single_answer,
+    "sample_json_fields": json_fields,
+    "sample_min_multi_image": min_multi_image,
+    "sample_verbatim_code": verbatim_code,
+    "sample_ascii_shape": ascii_shape,
+    "sample_video_count": video_count,
+    "sample_open_judge": open_judge,
+}
+"""The tasks in row order (the table of the module docstring); query ids count across tasks."""
+
+
+def build_rows(root: Path) -> list[dict[str, str]]:
+    rows: list[dict[str, str]] = []
+    for task, draw in TASKS.items():
+        shared, questions = draw(root, f"data/Perception/Sample/{task}")
+        for question in questions:
+            rows.append(row(task, len(rows), **shared, **question))
     return rows
 
 
