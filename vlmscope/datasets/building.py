@@ -2,14 +2,23 @@
 
 `datasets` wraps whatever a generator raises in `DatasetGenerationError` ("An error occurred while
 generating the dataset"); the rows readers raise errors that name the row and the field, so that
-error is raised again instead, with the same message the track gives.
+error is raised again instead, with the same message the track gives. A name the builder does
+not offer is refused first, the same way for every builder (`check_name`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import datasets
+
+
+def check_name(kind: str, name: str, known: Sequence[str]) -> None:
+    """Refuse a config (or dataset) a builder does not offer before anything is read, naming the
+    ones it does: `kind` says what was asked for ("MEGA-Bench config")."""
+    if name not in known:
+        raise ValueError(f"unknown {kind} {name!r}; known: {', '.join(known)}")
 
 
 def prepare_split(

@@ -24,7 +24,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import prepare_split
+from vlmscope.datasets.building import check_name, prepare_split
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
@@ -91,6 +91,7 @@ class MegaBench(datasets.GeneratorBasedBuilder):
 def build(
     data_dir: str | Path, config: str, cache_dir: str | Path | None = None
 ) -> datasets.Dataset:
+    check_name("MEGA-Bench config", config, CONFIGS)
     builder = MegaBench(
         config_name=config, data_dir=str(data_dir), cache_dir=str(cache_dir) if cache_dir else None
     )

@@ -29,7 +29,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import prepare_split
+from vlmscope.datasets.building import check_name, prepare_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.probench.row_files import SPLIT
 from vlmscope.tracks.probench.rows import (
@@ -127,8 +127,7 @@ def build(
     **prepare: Any,
 ) -> datasets.Dataset:
     """One config's train split; a bad row raises its `ProBenchDataError`."""
-    if config not in CONFIGS:
-        raise ValueError(f"unknown ProBench config {config!r}; known: {', '.join(CONFIGS)}")
+    check_name("ProBench config", config, CONFIGS)
     builder = ProBench(
         config_name=config, data_dir=str(data_dir) if data_dir else None, cache_dir=cache_dir
     )

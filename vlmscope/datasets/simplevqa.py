@@ -26,7 +26,7 @@ from typing import Any
 import datasets
 
 from vlmscope.datasets import simplevqa_features
-from vlmscope.datasets.building import prepare_split
+from vlmscope.datasets.building import check_name, prepare_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
 
@@ -77,6 +77,7 @@ def build(
     **prepare: Any,
 ) -> datasets.Dataset:
     """One config's test split; a bad row raises its `SimpleVQADataError`."""
+    check_name("SimpleVQA config", config, simplevqa_features.CONFIGS)
     builder = SimpleVQA(
         config_name=config, data_dir=str(data_dir) if data_dir else None, cache_dir=cache_dir
     )

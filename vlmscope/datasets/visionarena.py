@@ -21,7 +21,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import prepare_split
+from vlmscope.datasets.building import check_name, prepare_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
 from vlmscope.tracks.visionarena.row_files import SPLIT
@@ -234,8 +234,7 @@ def build(
     **prepare: Any,
 ) -> datasets.Dataset:
     """One dataset's train split; a bad row raises its `VisionArenaDataError`."""
-    if dataset not in BUILDERS:
-        raise ValueError(f"unknown VisionArena dataset {dataset!r}; known: {', '.join(BUILDERS)}")
+    check_name("VisionArena dataset", dataset, tuple(BUILDERS))
     builder = BUILDERS[dataset](data_dir=str(data_dir) if data_dir else None, cache_dir=cache_dir)
     return prepare_split(builder, VisionArenaDataError, SPLIT, **prepare)
 
