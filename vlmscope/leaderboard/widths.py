@@ -45,7 +45,8 @@ def fit_widths(frame: pd.DataFrame) -> list[str]:
     """One width per column of `frame`, as a percentage of the table's width (Gradio's
     `column_widths`): what each column needs, and the room left over shared among the text
     columns (the model's name first of all) in proportion to their needs. When the needs alone
-    are over `REFERENCE_PX` (many tracks), the table scrolls sideways as before."""
+    are over `REFERENCE_PX` (many tracks), each column gets what it needs and the table scrolls
+    sideways."""
     columns = [frame.iloc[:, i] for i in range(frame.shape[1])]
     needs = [column_px(str(c.name), c, first=i == 0) for i, c in enumerate(columns)]
     texts = [0.0 if is_numeric_dtype(c) else need for c, need in zip(columns, needs, strict=True)]

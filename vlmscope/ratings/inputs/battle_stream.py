@@ -14,7 +14,7 @@ checks is used as is; a block that does not parse under that schema, or where an
 bad (a null, a blank name, a self battle, an unknown winner, a non-finite number, a negative
 count, a blank line), is read again by the per-row checks of
 :mod:`vlmscope.ratings.inputs.row_checks`, so a bad row is the same error (file, line, field) or the
-same counted skip as before. Without pyarrow, or for a JSON array file, the per-row path runs.
+same counted skip as on the per-row path. Without pyarrow, or for a JSON array file, the per-row path runs.
 
 One difference remains: sub-count objects (``header_count_a: {"h1": .., ...}``) are read with
 FastChat's keys (``h1``-``h6``, ``ordered`` / ``unordered``, ``**`` / ``__``); another key in
