@@ -72,6 +72,34 @@ class HFModelConfig(_Strict):
     device_map: str | None = None
     max_new_tokens: int | None = Field(default=None, gt=0, description=_MAX_NEW_TOKENS)
     image_budget: ImageBudget = ImageBudget()
+    engine: Literal["slots", "generate"] = Field(
+        default="slots",
+        description="slots: requests prefilled alone and decoded together in fixed slots, a "
+        "finished one replaced at once (CUDA graphs on a GPU); generate: transformers' "
+        "generate on padded batches (the reference; also used for families the slots "
+        "engine cannot hold, such as sliding-window attention)",
+    )
+    batch_invariant: bool = Field(
+        default=False,
+        description="every answer independent of batch size and position, in any dtype "
+        "(row-blocked products, per-request attention in float32); slower, and part of the "
+        "cache key",
+    )
+    cuda_graphs: bool = Field(
+        default=True, description="replay each decode step as a CUDA graph (slots engine, GPU)"
+    )
+    prefill_batch: int = Field(
+        default=8,
+        gt=0,
+        description="slots engine: requests encoded and prefilled together (at most "
+        "batch_size; 1 with batch_invariant)",
+    )
+
+    @model_validator(mode="after")
+    def _invariance_needs_slots(self) -> HFModelConfig:
+        if self.batch_invariant and self.engine != "slots":
+            raise ValueError("batch_invariant needs engine: slots (generate pads whole batches)")
+        return self
 
 
 class OpenAIModelConfig(_Strict):

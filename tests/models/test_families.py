@@ -132,9 +132,31 @@ def test_batched_answers_equal_one_at_a_time(family_dir: Callable[[str], Path], 
     for batch_size in (8, 3):
         batched = alone.with_batch_size(batch_size)
         assert answers(batched.generate(requests)) == answers(reference)
-        assert batched.batching_notes == []  # multi-image requests batch in every family
+        if arch == "gemma3":  # sliding-window layers: the generate engine answers, and says so
+            (note,) = batched.batching_notes
+            assert note.startswith("slots engine cannot hold gemma3 (cache layers of kind")
+        else:
+            assert batched.batching_notes == []  # multi-image requests batch in every family
         assert batched.identity == alone.identity  # same cache keys whatever the batch size
         assert cache_key(batched.identity, requests[0]) == cache_key(alone.identity, requests[0])
+
+
+@pytest.mark.parametrize("arch", TINY_ARCHS)
+def test_the_slots_engine_answers_as_generate_does(
+    family_dir: Callable[[str], Path], arch: str
+) -> None:
+    """In float32 the slots engine (requests prefilled in groups or alone, decoded in slots of
+    different counts) gives transformers' `generate` answers, family by family."""
+    requests = family_requests()
+    reference = backend(family_dir(arch), batch_size=4, engine="generate").generate(requests)
+    for batch_size, prefill_batch in ((8, 8), (3, 1)):
+        slots = backend(family_dir(arch), batch_size=batch_size, prefill_batch=prefill_batch)
+        assert answers(slots.generate(requests)) == answers(reference), (batch_size, arch)
+        stats = slots.engine_stats
+        if arch == "gemma3":  # sliding-window layers: the slots engine hands over to generate
+            assert stats is None or stats.steps == 0
+        else:
+            assert stats is not None and stats.prefills >= len(requests) and stats.steps > 0
 
 
 @pytest.mark.parametrize("arch", TINY_ARCHS)
@@ -181,7 +203,7 @@ def test_a_family_that_cannot_batch_multi_image_falls_back(
     requests = mixed_requests(16)
     reference = backend(family_dir("llava"), batch_size=1).generate(requests)
     ran = refuse_multi_image_batches(monkeypatch)
-    hf_backend = backend(family_dir("llava"), batch_size=4)
+    hf_backend = backend(family_dir("llava"), batch_size=4, engine="generate")
     assert answers(hf_backend.generate(requests)) == answers(reference)
     (note,) = hf_backend.batching_notes
     assert note.startswith("llava failed on a batch holding multi-image requests")
@@ -211,7 +233,7 @@ def test_out_of_memory_shrinks_later_batches(
     requests = mixed_requests(16)
     reference = backend(family_dir("llava"), batch_size=1).generate(requests)
     monkeypatch.setattr(hf, "_run_batch", run_batch)
-    hf_backend = backend(family_dir("llava"), batch_size=8)
+    hf_backend = backend(family_dir("llava"), batch_size=8, engine="generate")
     assert answers(hf_backend.generate(requests)) == answers(reference)
     assert any("batches of at most 2 since" in n for n in hf_backend.batching_notes)
     sizes.clear()
@@ -257,7 +279,8 @@ def test_runner_sorts_across_batches_and_commits_each_before_the_next(
         return real(loaded, items)
 
     monkeypatch.setattr(hf, "_run_batch", run_batch)
-    report = run(colours_config(family_dir("llava"), out, n_samples=12))  # 12 distinct requests
+    config = colours_config(family_dir("llava"), out, n_samples=12, engine="generate")
+    report = run(config)  # 12 distinct requests
     assert report.tracks[0].generated == 12 and report.tracks[0].batching == []
     assert [rows for rows, _ in seen] == list(range(0, 12, 2))  # each batch committed first
     lengths = [n for _, batch in seen for n in batch]
@@ -270,7 +293,7 @@ def test_the_summary_shows_a_batching_fallback(
     reference = run(colours_config(family_dir("llava"), tmp_path / "ref"))
     ran = refuse_multi_image_batches(monkeypatch)
     out = tmp_path / "out"
-    report = run(colours_config(family_dir("llava"), out, batch_size=4))
+    report = run(colours_config(family_dir("llava"), out, batch_size=4, engine="generate"))
     assert any(len(batch) > 1 for batch in ran)
     (note,) = report.tracks[0].batching
     assert "multi-image requests go one at a time" in note

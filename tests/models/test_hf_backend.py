@@ -6,7 +6,8 @@ import pytest
 
 from tests.models.helpers import backend, mixed_requests, png
 from vlmscope.messages import GenerationParams, ImagePart, Response, Status, user_request
-from vlmscope.models.hf import HFBackend, _completion
+from vlmscope.models.hf import HFBackend
+from vlmscope.models.hf_reference import completion as _completion
 
 
 def answers(responses: list[Response]) -> list[tuple[str, int, int]]:
@@ -79,7 +80,7 @@ def test_overflow_error_from_generation_is_retried(
     tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Models with learned positions fail inside generate; that too costs images, not the request."""
-    hf = backend(tiny_dirs["llava"])
+    hf = backend(tiny_dirs["llava"], engine="generate")
     model = hf._load().model
     real_generate = model.generate
 
@@ -104,7 +105,7 @@ def test_a_bad_request_fails_alone(
     requests = mixed_requests(6)
     reference = backend(tiny_dirs["idefics3"]).generate(requests)
     broken = user_request(ImagePart(b"not an image", name="broken.png"), "What is this?")
-    hf = backend(tiny_dirs["idefics3"])
+    hf = backend(tiny_dirs["idefics3"], engine="generate")
     got = hf.generate([*requests[:3], broken, *requests[3:]])
     assert got[3].status is Status.REQUEST_FAILED and "broken.png" not in (got[3].text or "")
     assert got[3].error

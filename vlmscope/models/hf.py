@@ -1,91 +1,52 @@
-"""A local transformers VLM as a backend: batched greedy generation with left padding.
+"""A local transformers VLM as a backend: greedy answers, batched, resumable batch by batch.
 
-Batch size must change neither the answers nor the cache keys (a run resumed with another batch
-size reuses its cache). So decoding is greedy, prompts are left-padded with an attention mask
-(generation continues from the last real token of every row), and each request's output is cut
-at its own token limit, which equals what a run of that request alone would produce.
-Requests are sorted by prompt length inside a window of several batches so that a batch holds
-similar lengths and little padding; `generate` still returns them in request order, and
-`generate_batches` hands each batch back with its indices (the runner commits it before the next
-batch runs).
+Batch size must change neither the cache keys nor, where it can be helped, the answers (a run
+resumed with another batch size reuses its cache). Decoding is greedy. Two engines answer:
+
+- `slots` (default, `hf_decode`): each request prefilled alone, all running requests decoded
+  together in fixed slots, a finished request's slot refilled at once; on a GPU each decode
+  step is a replayed CUDA graph. With `batch_invariant: true` every answer is the same whatever
+  the batch, in any dtype (`batch_invariant`).
+- `generate` (`hf_reference`): transformers' `generate` on left-padded batches, each request's
+  output cut at its own token limit. The reference, and the engine for families whose cache
+  the slots cannot hold (sliding-window layers).
+
+Requests are encoded by worker threads running ahead of the device. The slots engine takes
+them in request order as slots free up; the generate engine sorts them by prompt length inside
+a window of several batches. `generate` returns answers in request order, and
+`generate_batches` hands each group back with its indices as soon as it is done (the runner
+commits it before more are answered).
 """
 
 from __future__ import annotations
 
-import time
+import itertools
+import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from vlmscope.config import HFModelConfig
 from vlmscope.messages import Request, Response, Status, Usage, effective_max_new_tokens
 from vlmscope.models.base import ProgressCallback, SyncBackend
-from vlmscope.models.hf_inputs import Encoder, Prepared, encode, is_overflow, overflow_note
+from vlmscope.models.hf_decode import (
+    DecodeEngine,
+    DecodeFailed,
+    Done,
+    EngineUnsupported,
+    Job,
+    Settings,
+    Stats,
+    release_device_memory,
+)
+from vlmscope.models.hf_fallback import BatchLessons
+from vlmscope.models.hf_inputs import Prepared, is_overflow, overflow_note
+from vlmscope.models.hf_load import Loaded, load, resolved_path
+from vlmscope.models.hf_reference import generate_tokens
 from vlmscope.models.in_order import InOrderSink
 
 BatchCallback = Callable[[Sequence[int], Sequence[Response]], None]
-
-
-@dataclass(frozen=True)
-class _Loaded:
-    processor: Any
-    model: Any
-    encoder: Encoder
-    stop_ids: frozenset[int]
-    pad_id: int
-    model_type: str  # for the batching notes
-
-
-@dataclass
-class _Fallback:
-    """What failed batches taught: a batch size that fits in memory, whether multi-image
-    requests must go alone; and, for the run summary, each lesson with how many failed batches
-    it cost (a batch answered in halves may fail at more than one level)."""
-
-    max_batch: int | None = None
-    multi_image_alone: bool = False
-    _lessons: dict[str, tuple[str, int]] = field(default_factory=dict)  # kind -> (note, count)
-
-    def batch_size(self, configured: int) -> int:
-        return configured if self.max_batch is None else min(configured, self.max_batch)
-
-    def alone(self, item: Prepared) -> bool:
-        return self.multi_image_alone and len(item.images) > 1
-
-    def learn(self, items: list[Prepared], err: Exception, model_type: str) -> None:
-        """A batch of `items` failed with `err`, yet in smaller batches every one was answered."""
-        error = " ".join(f"{type(err).__name__}: {err}".split())[:200]
-        if type(err).__name__ == "OutOfMemoryError":
-            half = max(1, len(items) // 2)
-            self.max_batch = half if self.max_batch is None else min(self.max_batch, half)
-            kind, note = "memory", "out of device memory: batches of at most {} since"
-        elif any(len(i.images) > 1 for i in items):  # (an outer level of the same halving, too)
-            self.multi_image_alone = True
-            kind, note = (
-                "multi-image",
-                (
-                    f"{model_type or 'the model'} failed on a batch holding multi-image requests"
-                    f" ({error}) that work alone: multi-image requests go one at a time since"
-                ),
-            )
-        else:
-            kind, note = (
-                "other",
-                (
-                    f"a batch failed ({error}) though each of its requests works alone;"
-                    " answered in smaller batches"
-                ),
-            )
-        first, count = self._lessons.get(kind, (note, 0))
-        self._lessons[kind] = (first, count + 1)
-
-    def notes(self) -> list[str]:
-        notes = []
-        for kind, (note, count) in self._lessons.items():
-            text = note.format(self.max_batch) if kind == "memory" else note
-            notes.append(text if count == 1 else f"{text} ({count} failed batches)")
-        return notes
 
 
 class HFBackend(SyncBackend):
@@ -97,9 +58,8 @@ class HFBackend(SyncBackend):
     a larger window pads less but answers the first requests later.
 
     A batch that fails although each of its requests works alone is answered in smaller
-    batches, and the backend learns from it: out of device memory, later batches are smaller;
-    a family that cannot batch multi-image requests gets those one at a time from then on.
-    `batching_notes` says what fell back; the run summary shows it.
+    batches, and the backend learns from it (`BatchLessons`); `batching_notes` says what fell
+    back, and which engine answered when it is not the configured one; the summary shows it.
     """
 
     def __init__(self, config: HFModelConfig, *, sort_window: int | None = None) -> None:
@@ -107,8 +67,10 @@ class HFBackend(SyncBackend):
         self.name = config.name
         self.config = config
         self.sort_window = sort_window or 8 * config.batch_size
-        self._loaded: _Loaded | None = None
-        self._fallback = _Fallback()
+        self._loaded: Loaded | None = None
+        self._fallback = BatchLessons()
+        self._engine: DecodeEngine | None = None
+        self._engine_notes: dict[str, None] = {}  # ordered set
 
     def with_batch_size(self, batch_size: int) -> HFBackend:
         """The same loaded model with another batch size (same identity, same answers)."""
@@ -119,19 +81,22 @@ class HFBackend(SyncBackend):
 
     @property
     def identity(self) -> dict[str, Any]:
-        """What changes the answers; not batch size or device map, which must not."""
-        return {
+        """What changes the answers; not batch size, engine or device map, which must not."""
+        identity = {
             "backend": "hf",
             "path": resolved_path(self.config.path, local=self.config.tiny_arch is not None),
             "dtype": self.config.dtype,
             "max_new_tokens": self.config.max_new_tokens,
             "image_budget": self.config.image_budget.model_dump(),
         }
+        if self.config.batch_invariant:
+            identity["batch_invariant"] = True
+        return identity
 
     @property
     def batching_notes(self) -> list[str]:
         """How batching fell back so far (empty when every batch ran as formed)."""
-        return self._fallback.notes()
+        return self._fallback.notes() + list(self._engine_notes)
 
     def generate(
         self, requests: Sequence[Request], on_done: ProgressCallback | None = None
@@ -139,7 +104,7 @@ class HFBackend(SyncBackend):
         """Answer every request, in order; never raises for one bad request.
 
         `on_done` receives responses in request order, each call continuing where the last
-        stopped, as soon as a batch completes a run of them.
+        stopped, as soon as answers complete a run of them.
         """
         sink = InOrderSink(len(requests), on_done)
 
@@ -152,30 +117,160 @@ class HFBackend(SyncBackend):
         return sink.all()
 
     def generate_batches(self, requests: Sequence[Request], on_batch: BatchCallback) -> None:
-        """Answer every request, handing each batch's answers to `on_batch` with their indices.
+        """Answer every request, handing each group of answers to `on_batch` with indices.
 
-        Requests are sorted by prompt length within each window of `sort_window`, so batches
-        come back out of request order; `on_batch` returns before the next batch is formed,
-        so a runner that commits there loses at most the batch in flight. Requests that cannot
-        be prepared (an unreadable image, no room even without images) come first, together.
+        Groups come back out of request order; `on_batch` returns before more requests are
+        answered, so a runner that commits there loses at most the requests in flight.
+        A request that cannot be prepared (an unreadable image, no room even without images)
+        is handed back as its failure as soon as that is known.
         """
         loaded = self._load()
-        for start in range(0, len(requests), self.sort_window):
-            ready: list[tuple[int, Prepared]] = []
-            failed: list[tuple[int, Response]] = []
-            for index in range(start, min(start + self.sort_window, len(requests))):
-                request = requests[index]
-                limit = effective_max_new_tokens(
-                    request.params.max_new_tokens, self.config.max_new_tokens
-                )
-                prepared = loaded.encoder.prepare(request, limit)
+        if self._engine_for(loaded) is not None:
+            self._answer_in_slots(loaded, requests, on_batch)
+        else:
+            self._answer_in_windows(loaded, self._encoded(loaded, requests), on_batch)
+
+    def _encoded(
+        self, loaded: Loaded, requests: Sequence[Request], group: int = 1
+    ) -> Iterator[tuple[int, Prepared | Response]]:
+        """Each request encoded, in order, by worker threads running ahead of the consumer
+        (image processing off the device's path); `group` consecutive requests at a time in
+        one processor call, for a batched prefill."""
+        workers = min(8, os.cpu_count() or 1)
+        starts = iter(range(0, len(requests), group))
+        with ThreadPoolExecutor(workers, thread_name_prefix="vlmscope-encode") as pool:
+            ahead: deque[tuple[int, Future[list[Prepared | Response]]]] = deque()
+
+            def submit() -> None:
+                start = next(starts, None)
+                if start is not None:
+                    chunk = [(r, self._limit(r)) for r in requests[start : start + group]]
+                    ahead.append((start, pool.submit(loaded.encoder.prepare_group, chunk)))
+
+            for _ in range(max(2, (2 * self.config.batch_size) // group) + workers):
+                submit()
+            while ahead:
+                start, encoding = ahead.popleft()
+                submit()
+                yield from enumerate(encoding.result(), start)
+
+    def _limit(self, request: Request) -> int:
+        return effective_max_new_tokens(request.params.max_new_tokens, self.config.max_new_tokens)
+
+    # the slots engine
+    def _engine_for(self, loaded: Loaded) -> DecodeEngine | None:
+        """The slots engine sized by what failures taught, or None: `generate` answers."""
+        if self.config.engine != "slots" or self._unsupported():
+            return None
+        slots = self._fallback.batch_size(self.config.batch_size)
+        if self._engine is None or self._engine.settings.slots != slots:
+            self._engine = None
+            release_device_memory()
+            settings = Settings(
+                slots, invariant=self.config.batch_invariant, graphs=self.config.cuda_graphs
+            )
+            self._engine = DecodeEngine(loaded.model, loaded.stop_ids, settings)
+        return self._engine
+
+    @property
+    def engine_stats(self) -> Stats | None:
+        """The slots engine's counters (None before it ran, or with the generate engine)."""
+        return None if self._engine is None else self._engine.stats
+
+    def reset_engine_stats(self) -> None:
+        if self._engine is not None:
+            self._engine.stats = Stats()
+
+    def _unsupported(self) -> bool:
+        return any(note.startswith("slots engine") for note in self._engine_notes)
+
+    def _answer_in_slots(
+        self, loaded: Loaded, requests: Sequence[Request], on_batch: BatchCallback
+    ) -> None:
+        """Requests enter the slots in request order (the runner sorts them by size), each as
+        soon as it is encoded and a slot is free."""
+        outstanding: dict[int, Prepared] = {}  # taken by the engine, not answered yet
+        group = 1 if self.config.batch_invariant else self.config.prefill_batch
+        encoded = self._encoded(loaded, requests, min(group, self.config.batch_size))
+
+        def jobs() -> Iterator[Job]:
+            for index, prepared in encoded:
                 if isinstance(prepared, Response):
-                    failed.append((index, prepared))
+                    on_batch([index], [prepared])
                 else:
-                    ready.append((index, prepared))
+                    outstanding[index] = prepared
+                    yield _job(index, prepared)
+
+        def finished(done: list[Done]) -> None:
+            items = [outstanding.pop(d.key) for d in done]
+            responses = [
+                _response(loaded, i, d.tokens, d.seconds) for i, d in zip(items, done, strict=True)
+            ]
+            on_batch([d.key for d in done], responses)
+
+        def failed(job: Job, err: Exception) -> Job | None:
+            item = outstanding[job.key]
+            if item.group > 1:  # its group failed: alone it may work
+                retry = loaded.encoder.prepare(item.request, item.max_new_tokens)
+            else:
+                retry = self._fewer_images(loaded, item, err)
+            if isinstance(retry, Response):
+                del outstanding[job.key]
+                on_batch([job.key], [retry])
+                return None
+            outstanding[job.key] = retry
+            return _job(job.key, retry)
+
+        pending: Iterator[Job] = jobs()
+        while True:
+            engine = self._engine_for(loaded)
+            if engine is None:  # the model turned out unsupported: generate answers the rest
+                rest = [*outstanding.items(), *encoded]
+                self._answer_in_windows(loaded, iter(rest), on_batch)
+                return
+            try:
+                engine.run(pending, finished, failed)
+                return
+            except EngineUnsupported as err:
+                if self.config.batch_invariant:
+                    raise ValueError(
+                        f"batch_invariant needs the slots engine, which cannot hold "
+                        f"{loaded.model_type or 'this model'}: {err}"
+                    ) from err
+                self._engine_notes[
+                    f"slots engine cannot hold {loaded.model_type or 'this model'} ({err}):"
+                    " answered by transformers' generate"
+                ] = None
+            except DecodeFailed as failure:
+                release_device_memory()
+                unanswered = failure.unanswered
+                if engine.settings.slots == 1:  # the request itself fails, alone
+                    first, unanswered = unanswered[0], unanswered[1:]
+                    on_batch([first.key], [_failure(outstanding.pop(first.key), failure.error)])
+                else:
+                    self._fallback.learn_decode_failure(engine.settings.slots, failure.error)
+                pending = itertools.chain(unanswered, pending)
+            finally:
+                if engine is not None and engine.graph_note:
+                    self._engine_notes[engine.graph_note] = None
+
+    # the generate engine
+    def _answer_in_windows(
+        self,
+        loaded: Loaded,
+        encoded: Iterator[tuple[int, Prepared | Response]],
+        on_batch: BatchCallback,
+    ) -> None:
+        """Windows of `sort_window` requests, each sorted by prompt length and cut into
+        batches; requests that could not be prepared come first in their window."""
+        while window := list(itertools.islice(encoded, self.sort_window)):
+            failed = [(i, r) for i, r in window if isinstance(r, Response)]
             if failed:
                 on_batch([i for i, _ in failed], [r for _, r in failed])
-            ready.sort(key=lambda item: item[1].prompt_tokens)
+            ready = sorted(
+                ((i, p) for i, p in window if isinstance(p, Prepared)),
+                key=lambda item: item[1].prompt_tokens,
+            )
             for batch in self._batches(ready):
                 answers = self._answer_batch(loaded, [item for _, item in batch])
                 on_batch([index for index, _ in batch], answers)
@@ -196,15 +291,17 @@ class HFBackend(SyncBackend):
         if batch:
             yield batch
 
-    def _answer_batch(self, loaded: _Loaded, items: list[Prepared]) -> list[Response]:
+    def _answer_batch(self, loaded: Loaded, items: list[Prepared]) -> list[Response]:
         """One generate call; if it fails, each half again, down to each request alone, so only
         a bad request fails (and it alone may be retried with fewer images)."""
         try:
             return _run_batch(loaded, items)
         except Exception as err:
-            _release_device_memory()
+            release_device_memory()
             if len(items) == 1:
-                return [self._retry_alone(loaded, items[0], err)]
+                retry = self._fewer_images(loaded, items[0], err)
+                return [retry if isinstance(retry, Response) else self._answer_batch(
+                    loaded, [retry])[0]]  # fmt: skip
             half = (len(items) + 1) // 2
             answers = self._answer_batch(loaded, items[:half])
             answers += self._answer_batch(loaded, items[half:])
@@ -212,136 +309,55 @@ class HFBackend(SyncBackend):
                 self._fallback.learn(items, err, loaded.model_type)
             return answers
 
-    def _retry_alone(self, loaded: _Loaded, item: Prepared, err: Exception) -> Response:
-        """A request that failed alone: with fewer images if that could help, else a failure."""
+    def _fewer_images(self, loaded: Loaded, item: Prepared, err: Exception) -> Prepared | Response:
+        """A request that failed alone: prepared with fewer images if that could help, else its
+        failure."""
         keep = len(item.images)
         if not is_overflow(err) or keep == 0:
-            return Response(
-                text="",
-                status=_status_of(err, keep),
-                error=f"{type(err).__name__}: {err}",
-                image_notes=tuple(item.notes),
-                attempts=item.attempts,
-            )
+            return _failure(item, err)
         history = tuple(n for n in item.notes if n.startswith("context overflow"))
-        prepared = loaded.encoder.prepare(
+        return loaded.encoder.prepare(
             item.request,
             item.max_new_tokens,
             keep=keep // 2,
             history=(*history, overflow_note(err, keep)),
             attempts=item.attempts,
         )
-        if isinstance(prepared, Response):
-            return prepared
-        return self._answer_batch(loaded, [prepared])[0]
 
-    def _load(self) -> _Loaded:
+    def _load(self) -> Loaded:
         if self._loaded is None:
             self._loaded = load(self.config)
         return self._loaded
 
 
-def resolved_path(path: str, *, local: bool = False) -> str:
-    """A local directory (or one `local` says will be built) as an absolute path; a Hub id as is."""
-    candidate = Path(path).expanduser()
-    if local or candidate.exists() or path.startswith((".", "/", "~")):
-        return str(candidate.resolve())
-    return path
+def _job(key: int, item: Prepared) -> Job:
+    return Job(key, item.inputs, item.max_new_tokens, item.prompt_tokens, item.row)
 
 
-def load(config: HFModelConfig) -> _Loaded:
-    import torch
-    from transformers import AutoModelForImageTextToText, AutoProcessor
+def _run_batch(loaded: Loaded, items: list[Prepared]) -> list[Response]:
+    """Answer `items` with one padded `generate` call (each cut at its own limit)."""
+    rows, seconds = generate_tokens(loaded, items)
+    share = seconds / len(items)
+    return [_response(loaded, item, row, share) for row, item in zip(rows, items, strict=True)]
 
-    if config.tiny_arch is not None:
-        from vlmscope.models.tiny import ensure_tiny_model
 
-        ensure_tiny_model(config.path, config.tiny_arch)
-    path = resolved_path(config.path, local=config.tiny_arch is not None)
-    try:  # the PIL image processors work without torchvision
-        processor = AutoProcessor.from_pretrained(path, backend="pil")
-    except (TypeError, ValueError, ImportError):  # processors that reject or cannot use it
-        processor = AutoProcessor.from_pretrained(path)
-    if not hasattr(processor, "image_processor"):
-        raise ValueError(f"{path}: no image processor, not a vision-language model directory")
-    tokenizer = processor.tokenizer
-    tokenizer.padding_side = "left"  # generation continues from each row's last real token
-    if tokenizer.pad_token_id is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    dtype = config.dtype if config.dtype == "auto" else getattr(torch, config.dtype)
-    model = AutoModelForImageTextToText.from_pretrained(
-        path, dtype=dtype, device_map=config.device_map
-    ).eval()
-    text_config = model.config.get_text_config()
-    generation = model.generation_config
-    stop = generation.eos_token_id if generation.eos_token_id is not None else []
-    stop_ids = {stop} if isinstance(stop, int) else set(stop)
-    if tokenizer.eos_token_id is not None:
-        stop_ids.add(tokenizer.eos_token_id)
-    encoder = Encoder(
-        processor, config.image_budget, getattr(text_config, "max_position_embeddings", None)
-    )
-    return _Loaded(
-        processor,
-        model,
-        encoder,
-        frozenset(stop_ids),
-        tokenizer.pad_token_id,
-        getattr(model.config, "model_type", ""),
+def _response(loaded: Loaded, item: Prepared, tokens: list[int], seconds: float) -> Response:
+    return Response(
+        text=loaded.processor.tokenizer.decode(tokens, skip_special_tokens=True),
+        usage=Usage(prompt_tokens=item.prompt_tokens, completion_tokens=len(tokens)),
+        latency_s=item.seconds + seconds,
+        image_notes=tuple(item.notes),
+        attempts=item.attempts,
     )
 
 
-def _run_batch(loaded: _Loaded, items: list[Prepared]) -> list[Response]:
-    import torch
-
-    start = time.perf_counter()
-    inputs = encode(loaded.processor, [i.prompt for i in items], [i.images for i in items])
-    if not bool(inputs["attention_mask"][:, -1].all()):
-        raise RuntimeError("prompts are not left-padded; batched answers would be wrong")
-    model = loaded.model
-    inputs = inputs.to(device=model.device, dtype=model.dtype)
-    width = inputs["input_ids"].shape[1]
-    with torch.inference_mode():
-        output = model.generate(
-            **inputs,
-            do_sample=False,
-            num_beams=1,
-            max_new_tokens=max(i.max_new_tokens for i in items),
-            pad_token_id=loaded.pad_id,
-        )
-    share = (time.perf_counter() - start) / len(items)
-    responses = []
-    for row, item in zip(output[:, width:].tolist(), items, strict=True):
-        tokens = _completion(row, item.max_new_tokens, loaded.stop_ids)
-        text = loaded.processor.tokenizer.decode(tokens, skip_special_tokens=True)
-        responses.append(
-            Response(
-                text=text,
-                usage=Usage(prompt_tokens=item.prompt_tokens, completion_tokens=len(tokens)),
-                latency_s=item.seconds + share,
-                image_notes=tuple(item.notes),
-                attempts=item.attempts,
-            )
-        )
-    return responses
-
-
-def _completion(row: list[int], limit: int, stop_ids: frozenset[int]) -> list[int]:
-    """The row's own answer: up to its token limit, through the first stop token (padding after)."""
-    row = row[:limit]
-    for position, token in enumerate(row):
-        if token in stop_ids:
-            return row[: position + 1]
-    return row
-
-
-def _status_of(err: Exception, images: int) -> Status:
-    return Status.CONTEXT_OVERFLOW if is_overflow(err) and images == 0 else Status.REQUEST_FAILED
-
-
-def _release_device_memory() -> None:
-    """After an out-of-memory error the allocator's cache must be emptied before a retry."""
-    import torch
-
-    if torch.cuda.is_available():
-        torch.cuda.empty_cache()
+def _failure(item: Prepared, err: Exception) -> Response:
+    images = len(item.images)
+    status = Status.CONTEXT_OVERFLOW if is_overflow(err) and images == 0 else Status.REQUEST_FAILED
+    return Response(
+        text="",
+        status=status,
+        error=f"{type(err).__name__}: {err}",
+        image_notes=tuple(item.notes),
+        attempts=item.attempts,
+    )

@@ -55,6 +55,9 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     attempts: int = 1
     seconds: float = 0.0
+    inputs: Any = None  # the processor's output holding this request (the engine prefills it)
+    row: int = 0  # this request's row in `inputs`
+    group: int = 1  # requests encoded together in `inputs`
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,8 @@ class Encoder:
             try:
                 fitted, budget_notes = limit_images(request, keep, self.budget.max_side)
                 prompt, images = self.prompt_and_images(fitted)
-                prompt_tokens = self.prompt_length(prompt, images)
+                inputs = encode(self.processor, [prompt], [images])
+                prompt_tokens = int(inputs["attention_mask"].sum())
                 self._check_fits(prompt_tokens, max_new_tokens)
             except Exception as err:
                 if not is_overflow(err):
@@ -111,7 +115,44 @@ class Encoder:
                 notes=notes + budget_notes,
                 attempts=attempts,
                 seconds=time.perf_counter() - start,
+                inputs=inputs,
             )
+
+    def prepare_group(self, requests: list[tuple[Request, int]]) -> list[Prepared | Response]:
+        """Encode (request, token limit) pairs in one processor call, left-padded, so that
+        they can be prefilled together; if any of them cannot be encoded or does not fit as
+        it is, each is prepared alone (`prepare` knows how to retry and report)."""
+        if len(requests) == 1:
+            return [self.prepare(*requests[0])]
+        start = time.perf_counter()
+        try:
+            fitted = [limit_images(r, min(self.budget.max_images, len(r.images)),
+                                   self.budget.max_side) for r, _ in requests]  # fmt: skip
+            parts = [self.prompt_and_images(request) for request, _ in fitted]
+            inputs = encode(self.processor, [p for p, _ in parts], [i for _, i in parts])
+            lengths = [int(n) for n in inputs["attention_mask"].sum(dim=1)]
+            for length, (_, limit) in zip(lengths, requests, strict=True):
+                self._check_fits(length, limit)
+        except Exception:
+            return [self.prepare(request, limit) for request, limit in requests]
+        seconds = (time.perf_counter() - start) / len(requests)
+        return [
+            Prepared(
+                request=request,
+                prompt=prompt,
+                images=images,
+                prompt_tokens=length,
+                max_new_tokens=limit,
+                notes=list(notes),
+                seconds=seconds,
+                inputs=inputs,
+                row=row,
+                group=len(requests),
+            )  # fmt: skip
+            for row, ((request, limit), (prompt, images), length, (_, notes)) in enumerate(
+                zip(requests, parts, lengths, fitted, strict=True)
+            )
+        ]
 
     def prompt_and_images(self, request: Request) -> tuple[str, list[Image.Image]]:
         """The chat-template prompt (images as placeholders, in order) and the decoded images."""
@@ -120,11 +161,6 @@ class Encoder:
             chat_messages(request, image_token), add_generation_prompt=True, tokenize=False
         )
         return prompt, [_decode(part) for part in request.images]
-
-    def prompt_length(self, prompt: str, images: list[Image.Image]) -> int:
-        """Tokens the model reads, image tokens included (the processor expands placeholders)."""
-        encoded = encode(self.processor, [prompt], [images])
-        return int(encoded["attention_mask"].sum())
 
     def _check_fits(self, prompt_tokens: int, max_new_tokens: int) -> None:
         if self.max_positions is not None and prompt_tokens + max_new_tokens > self.max_positions:

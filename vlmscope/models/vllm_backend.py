@@ -30,8 +30,8 @@ from vlmscope.config import VLLMModelConfig
 from vlmscope.dependencies import MissingDependency
 from vlmscope.messages import GenerationParams, Request, Response, Status, Usage
 from vlmscope.models.base import ProgressCallback, SyncBackend
-from vlmscope.models.hf import resolved_path
 from vlmscope.models.hf_inputs import ContextOverflow, is_overflow, overflow_note
+from vlmscope.models.hf_load import resolved_path
 from vlmscope.models.in_order import InOrderSink
 from vlmscope.models.vllm_inputs import VLLMInput, sampling_kwargs, to_vllm
 

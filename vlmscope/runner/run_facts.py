@@ -2,7 +2,8 @@
 
 The reply limit has one rule (`vlmscope.messages.effective_max_new_tokens`: the track's own
 limit, lowered by the model config's cap); the summary says what it came to, so a truncated
-answer can be traced to a setting rather than guessed at.
+answer can be traced to a setting rather than guessed at. For local models it also says whether
+the answers were decoded batch-invariantly (identical whatever the batch) or not.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ def generation_facts(samples: Sequence[Sample], identity: Mapping[str, Any]) -> 
     requested = sorted({s.request.params.max_new_tokens for s in samples})
     temperatures = sorted({s.request.params.temperature for s in samples})
     cap = identity.get("max_new_tokens")
-    return {
+    facts: dict[str, Any] = {
         "track_max_new_tokens": requested,
         "model_max_new_tokens": cap,
         "max_new_tokens": sorted({effective_max_new_tokens(n, cap) for n in requested}),
         "temperature": temperatures,
     }
+    if identity.get("backend") == "hf":  # whether the answers depend on the batch they ran in
+        facts["batch_invariant"] = bool(identity.get("batch_invariant", False))
+    return facts

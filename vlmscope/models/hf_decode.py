@@ -1,0 +1,354 @@
+"""The `hf` backend's decode engine: greedy decoding of many requests in fixed slots.
+
+`transformers`' `generate` pads a batch to its longest prompt, runs every row until the last
+one stops and pays Python overhead for each of its steps; on a GPU that overhead, not the
+weights, sets the speed. This engine instead:
+
+- prefills each request alone (no padding; the same computation whatever the batch), from the
+  processor output the encoder already made (images are processed once);
+- decodes all running requests together, one token each per step, in a `SlotCache` of fixed
+  shape: a finished request's slot takes the next request at once (continuous batching);
+- on CUDA, replays each decode step as a captured CUDA graph (one launch instead of hundreds),
+  falling back to eager steps if the model cannot be captured;
+- in batch-invariant mode, runs the decode steps through `batch_invariant`.
+
+Decoding is greedy over float32 logits, as `generate(do_sample=False)` does; a request stops at
+its first stop token (kept, like `generate`) or at its own token limit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from vlmscope.models.batch_invariant import rowwise_step
+from vlmscope.models.hf_prefill import EngineUnsupported, Job, LayerKV, Prefilled, prefill
+from vlmscope.models.hf_slots import SlotCache
+
+
+class DecodeFailed(Exception):
+    """A decode step failed (out of memory, say); the requests not yet answered are listed."""
+
+    def __init__(self, unanswered: list[Job], error: Exception) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.unanswered = unanswered
+        self.error = error
+
+
+@dataclass
+class Done:
+    key: int
+    tokens: list[int]
+    seconds: float  # from its prefill to its last token
+
+
+Finished = Callable[[list[Done]], None]
+Failed = Callable[[Job, Exception], "Job | None"]  # a retry (fewer images), or None
+
+
+@dataclass
+class _Running:
+    job: Job
+    tokens: list[int]
+    start: int  # its first column in the slot cache
+    started: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class Stats:
+    """Where the engine's time went (host clock; both phases end in a device sync)."""
+
+    prefills: int = 0
+    prefill_s: float = 0.0
+    steps: int = 0
+    step_s: float = 0.0
+    busy_slots: int = 0  # summed over steps: how full the slots were
+    shifts: int = 0
+    grows: int = 0
+
+
+@dataclass
+class Settings:
+    slots: int
+    invariant: bool = False
+    graphs: bool = True  # on CUDA, when not invariant
+    invariant_rows: int = 32  # row-block height of batch-invariant products
+
+
+class DecodeEngine:
+    """Greedy decoding of jobs in `settings.slots` slots (see the module docstring)."""
+
+    def __init__(self, model: Any, stop_ids: frozenset[int], settings: Settings) -> None:
+        self.model = model
+        self.stop_ids = stop_ids
+        self.settings = settings
+        self.device = model.device
+        self.cache: SlotCache | None = None
+        self.graph: Any = None
+        self.graph_note: str | None = None  # why steps run eagerly on CUDA, if they do
+        self.stats = Stats()
+        self._cache_arg = _cache_argument(model)
+        self._tokens = torch.zeros(settings.slots, 1, dtype=torch.long, device=self.device)
+        self._positions = torch.zeros(settings.slots, 1, dtype=torch.long, device=self.device)
+
+    def run(self, jobs: Iterable[Job], on_finished: Finished, on_failed: Failed) -> None:
+        """Answer every job, taking them from `jobs` only as slots free up (so a caller can
+        still be encoding later ones); consecutive jobs that share their processor output are
+        prefilled together. Raises `DecodeFailed` with the jobs taken but not answered if a
+        decode step fails; jobs not yet taken stay in `jobs`."""
+        source = _Jobs(iter(jobs))
+        ready: deque[Prefilled] = deque()
+        running: dict[int, _Running] = {}
+        while True:
+            self._admit(source, ready, running, on_finished, on_failed)
+            if not running:
+                if not ready and not source.retries:
+                    return
+                continue
+            try:
+                finished = self._decode_step(running)
+            except Exception as err:
+                taken = [r.job for r in running.values()] + [p.job for p in ready]
+                self.cache, self.graph = None, None
+                raise DecodeFailed(taken + source.held(), err) from err
+            if finished:
+                on_finished(finished)
+
+    # admitting requests
+    def _admit(
+        self,
+        source: _Jobs,
+        ready: deque[Prefilled],
+        running: dict[int, _Running],
+        on_finished: Finished,
+        on_failed: Failed,
+    ) -> None:
+        """Fill free slots: prefilled requests first, then the next group from `source`."""
+        while len(running) < self.settings.slots:
+            if not ready and not self._prefill_next(source, ready, on_finished, on_failed):
+                return
+            if ready:
+                self._place(ready.popleft(), running)
+
+    def _prefill_next(
+        self, source: _Jobs, ready: deque[Prefilled], on_finished: Finished, on_failed: Failed
+    ) -> bool:
+        """Prefill the next group into `ready` (or finish or fail it); False when none left."""
+        group = source.next_group()
+        if not group:
+            return False
+        started = time.perf_counter()
+        try:
+            prefilled = prefill(self.model, group)
+        except EngineUnsupported:
+            raise
+        except Exception as err:
+            release_device_memory()
+            source.retry([r for job in group if (r := on_failed(job, err)) is not None])
+            return True
+        self.stats.prefills += len(group)
+        self.stats.prefill_s += time.perf_counter() - started
+        for entry in prefilled:
+            if self._done([entry.first], entry.job):
+                on_finished([Done(entry.job.key, [entry.first], time.perf_counter() - started)])
+            else:
+                ready.append(entry)
+        return True
+
+    def _place(self, entry: Prefilled, running: dict[int, _Running]) -> None:
+        job = entry.job
+        cache = self._cache_for(entry.layer_kv, job, running)
+        target = self._placement(cache, running, job)
+        assert target is not None  # _cache_for made room
+        self._shift(cache, running, target - cache.column)
+        slot = min(set(range(self.settings.slots)) - set(running))
+        cache.place(slot, entry.layer_kv)
+        self._tokens[slot, 0] = entry.first
+        self._positions[slot, 0] = entry.position
+        running[slot] = _Running(job, [entry.first], target - job.prompt_tokens, entry.started)
+
+    def _cache_for(
+        self,
+        layer_kv: LayerKV,
+        job: Job,
+        running: dict[int, _Running],
+    ) -> SlotCache:
+        """The slot cache, made on first use and grown (keeping what it holds) when `job`
+        cannot be placed; each change captures the decode step again."""
+        cache = self.cache
+        if cache is not None and not cache.fits(layer_kv):
+            raise EngineUnsupported("two requests gave caches of different shapes")
+        if cache is not None and self._placement(cache, running, job) is not None:
+            return cache
+        need = 2 * (job.prompt_tokens + job.max_new_tokens + self._future(running, job))
+        self.graph = None
+        self.stats.grows += 1
+        if cache is None:
+            cache = SlotCache.like(layer_kv, self.settings.slots, _round_up(need, 256))
+        else:
+            cache.grow(_round_up(max(need, cache.capacity * 3 // 2), 256))
+        self.cache = cache
+        if self.device.type == "cuda" and self.settings.graphs and not self.settings.invariant:
+            self._capture(cache)
+        return cache
+
+    def _placement(self, cache: SlotCache, running: dict[int, _Running], job: Job) -> int | None:
+        """The write column at which `job` can start (its prompt just left of it, every running
+        sequence's remaining tokens right of it), or None if the cache is too small.
+
+        The current column if it already works; else the lowest that does plus some slack, so
+        that the next, slightly longer prompt needs no shift of its own.
+        """
+        future = self._future(running, job)
+        used = cache.column - min((r.start for r in running.values()), default=cache.column)
+        lowest = max(job.prompt_tokens, used)
+        if lowest + future > cache.capacity:
+            return None
+        if job.prompt_tokens <= cache.column and cache.column + future <= cache.capacity:
+            return cache.column
+        return min(cache.capacity - future, lowest + _SHIFT_SLACK)
+
+    def _future(self, running: dict[int, _Running], job: Job) -> int:
+        """Columns still to be written: the most any running sequence, or `job`, may need."""
+        remaining = [r.job.max_new_tokens - len(r.tokens) for r in running.values()]
+        return max([job.max_new_tokens - 1, *remaining])
+
+    def _shift(self, cache: SlotCache, running: dict[int, _Running], offset: int) -> None:
+        if offset:
+            self.stats.shifts += 1
+        cache.shift(offset)
+        for r in running.values():
+            r.start += offset
+
+    # decoding
+    def _decode_step(self, running: dict[int, _Running]) -> list[Done]:
+        started = time.perf_counter()
+        cache = self.cache
+        assert cache is not None
+        if cache.column >= cache.capacity:
+            used = cache.column - min(r.start for r in running.values())
+            self._shift(cache, running, used - cache.column)
+        if self.graph is not None:
+            self.graph.replay()
+        elif self.settings.invariant:
+            spans = [(running[s].start, cache.column + 1) if s in running else (0, 0)
+                     for s in range(self.settings.slots)]  # fmt: skip
+            with rowwise_step(spans, self.settings.invariant_rows):
+                self._step(cache)
+        else:
+            self._step(cache)
+        cache.column += 1
+        new_tokens = self._tokens[:, 0].tolist()
+        self.stats.steps += 1
+        self.stats.busy_slots += len(running)
+        self.stats.step_s += time.perf_counter() - started
+        finished = []
+        for slot in sorted(running):
+            entry = running[slot]
+            entry.tokens.append(new_tokens[slot])
+            if self._done(entry.tokens, entry.job):
+                del running[slot]
+                self._positions[slot, 0] = 0
+                finished.append(
+                    Done(entry.job.key, entry.tokens, time.perf_counter() - entry.started)
+                )
+        return finished
+
+    def _step(self, cache: SlotCache) -> None:
+        """One token for every slot: the tensors a CUDA graph captures and replays."""
+        cache.mask.index_fill_(3, cache.write_at, True)
+        with torch.inference_mode():
+            output = self.model(
+                input_ids=self._tokens,
+                position_ids=self._positions,
+                attention_mask=cache.mask,
+                use_cache=True,
+                **{self._cache_arg: cache},
+            )
+        self._tokens.copy_(output.logits[:, -1:].float().argmax(-1))
+        self._positions.add_(1)
+        cache.write_at.add_(1)
+
+    def _capture(self, cache: SlotCache) -> None:
+        """Capture `_step` as a CUDA graph on the empty cache; on failure steps stay eager."""
+        column = cache.column
+        try:
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(stream):
+                for _ in range(2):  # warm-up: kernels chosen, workspaces allocated
+                    self._step(cache)
+            torch.cuda.current_stream().wait_stream(stream)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                self._step(cache)
+            self.graph = graph
+        except Exception as err:
+            self.graph = None
+            self.graph_note = f"decode steps run eagerly: CUDA graph capture failed ({err})"[:300]
+        cache.mask.zero_()
+        cache.write_at.fill_(column)
+        self._positions.zero_()
+
+    def _done(self, tokens: list[int], job: Job) -> bool:
+        return tokens[-1] in self.stop_ids or len(tokens) >= job.max_new_tokens
+
+
+def _cache_argument(model: Any) -> str:
+    """The keyword the installed `transformers` takes the cache by (renamed in 5.x)."""
+    import inspect
+
+    parameters = inspect.signature(type(model).forward).parameters
+    return "cache" if "cache" in parameters else "past_key_values"
+
+
+_SHIFT_SLACK = 64  # columns of headroom when the slots must shift anyway
+
+
+def _round_up(value: int, step: int) -> int:
+    return -(-value // step) * step
+
+
+def release_device_memory() -> None:
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+
+
+class _Jobs:
+    """The engine's queue: retries first, then `source`, handed out in prefill groups (the
+    consecutive jobs that share one processor output)."""
+
+    def __init__(self, source: Iterator[Job]) -> None:
+        self.source = source
+        self.retries: deque[Job] = deque()
+        self._peeked: Job | None = None
+
+    def retry(self, jobs: list[Job]) -> None:
+        self.retries.extendleft(reversed(jobs))
+
+    def held(self) -> list[Job]:
+        """Jobs taken from `source` but not handed out yet."""
+        return [*self.retries, *([self._peeked] if self._peeked is not None else [])]
+
+    def next_group(self) -> list[Job]:
+        if self.retries:
+            return [self.retries.popleft()]
+        first = self._take()
+        if first is None:
+            return []
+        group = [first]
+        while (following := self._take()) is not None:
+            if following.inputs is not first.inputs:
+                self._peeked = following
+                break
+            group.append(following)
+        return group
+
+    def _take(self) -> Job | None:
+        job, self._peeked = self._peeked, None
+        return job if job is not None else next(self.source, None)
