@@ -1,19 +1,23 @@
-"""Batched vs one-at-a-time generation through `HFBackend`, on the same model and requests.
+"""Local generation through `HFBackend`: each engine one at a time and batched, on one model.
 
-Both configurations must give identical answers (greedy decoding, left padding); the script
-checks that and prints tokens per second for each and the ratio, one line per model family. By
-default it runs every tiny random-weight family (`vlmscope make-tiny-model`) on the CPU;
-`--config-from` builds a random-weight model with the sizes of a ~2B-parameter VLM (written
-below as a dict: nothing is downloaded) for a GPU run.
+For every engine (transformers' `generate` on padded batches, the reference; the slots engine;
+the slots engine in batch-invariant mode) it prints tokens per second one request at a time and
+batched, the speed-up, how many answers batched equal one-at-a-time, and peak device memory;
+then the weight-bandwidth bound of the device (every decode step reads the language model's
+weights once: bandwidth / weight bytes steps per second, times the batch) and the fraction of it
+reached. By default it runs every tiny random-weight family on the CPU; `--config-from` builds a
+random-weight model with the sizes of a ~2B-parameter VLM (written below as a dict: nothing is
+downloaded) for a GPU run. `--profile` also says where the reference's time goes (encoding,
+padding, Python vs device time per decode step).
 
     python benchmarks/batching.py [--arch all|llava|qwen2_5_vl|...] [--n 32] [--batch-size 8]
-    python benchmarks/batching.py --config-from smolvlm-2b --device cuda --dtype bfloat16
+    python benchmarks/batching.py --config-from smolvlm-2b --device cuda --dtype bfloat16 \\
+        --n 64 --batch-size 32 --max-new-tokens 64 --profile
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 import tempfile
 import time
@@ -21,13 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from PIL import Image
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from batching_workload import FULL_SIZE_CONFIGS, device_bandwidth, workload  # noqa: E402
 
 from vlmscope.config import HFModelConfig  # noqa: E402
-from vlmscope.messages import GenerationParams, Request, Response, user_request  # noqa: E402
+from vlmscope.messages import Request, Response  # noqa: E402
 from vlmscope.models.hf import HFBackend  # noqa: E402
 from vlmscope.models.tiny import (  # noqa: E402
     TINY_ARCHS,
@@ -36,123 +40,101 @@ from vlmscope.models.tiny import (  # noqa: E402
     torchvision_works,
 )
 
-# Text: Llama sizes of SmolVLM-Instruct's 1.7B language model (vocab is the tiny tokenizer's).
-_TEXT_2B = {"hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 24,
-            "num_attention_heads": 32, "num_key_value_heads": 32,
-            "max_position_embeddings": 16384, "rope_theta": 273768.0}  # fmt: skip
-FULL_SIZE_CONFIGS: dict[str, dict[str, Any]] = {
-    # SmolVLM-Instruct (Idefics3): SigLIP so400m at 384 px, patch 14, pixel shuffle 3 -> 81 tokens
-    "smolvlm-2b": {
-        "arch": "idefics3",
-        "text": _TEXT_2B,
-        "vision": {
-            "hidden_size": 1152,
-            "intermediate_size": 4304,
-            "num_hidden_layers": 27,
-            "num_attention_heads": 16,
-            "image_size": 384,
-            "patch_size": 14,
-        },  # fmt: skip
-    },
-    # Llava layout: CLIP ViT-L/14 at 336 px (576 tokens per image) + the same 1.7B language model
-    "llava-2b": {
-        "arch": "llava",
-        "text": _TEXT_2B,
-        "vision": {
-            "hidden_size": 1024,
-            "intermediate_size": 4096,
-            "num_hidden_layers": 24,
-            "num_attention_heads": 16,
-            "image_size": 336,
-            "patch_size": 14,
-        },  # fmt: skip
-    },
+ENGINES = {  # name -> config fields
+    "generate": {"engine": "generate"},
+    "slots": {"engine": "slots"},
+    "slots-invariant": {"engine": "slots", "batch_invariant": True},
 }
 
 
-def workload(count: int, max_side: int, max_new_tokens: int = 512, seed: int = 0) -> list[Request]:
-    """Questions of different lengths with 0-3 noise images of different sizes each (also the
-    workload of `vllm_throughput.py`)."""
-    rng = np.random.default_rng(seed)
-    requests = []
-    for i in range(count):
-        images = []
-        for _ in range(i % 4):
-            width, height = rng.integers(max_side // 4, max_side, size=2)
-            pixels = rng.integers(0, 256, size=(height, width, 3), dtype=np.uint8)
-            buffer = io.BytesIO()
-            Image.fromarray(pixels).save(buffer, format="PNG")
-            images.append(buffer.getvalue())
-        question = f"Question {i}: describe the picture." + " Be precise." * int(
-            rng.integers(0, 12)
-        )
-        params = GenerationParams(max_new_tokens=max_new_tokens)
-        requests.append(user_request(*images, question, params=params))
-    return requests
-
-
-def timed(backend: HFBackend, requests: list[Request]) -> tuple[list[Response], float]:
-    start = time.perf_counter()
-    responses = backend.generate(requests)
-    return responses, time.perf_counter() - start
+@dataclass
+class Timing:
+    engine: str
+    single_tokens: int
+    single_s: float
+    batched_tokens: int
+    batched_s: float
+    same: int  # answers batched == one at a time, over the requests run both ways
+    compared: int
+    failed: int
+    peak_gib: float
+    notes: list[str]
+    answers: list[tuple[str, int]]  # one at a time, to compare engines
 
 
 def build(args: argparse.Namespace, arch: str, scratch: Path) -> tuple[Path, str]:
     """The model to time: given, built tiny, or built at full size with random weights."""
     if args.model_dir is not None and (args.model_dir / "config.json").is_file():
-        return args.model_dir, "given"
+        return args.model_dir, f"{args.config_from or arch} (built before)"
     target = args.model_dir or scratch / arch
     if args.config_from is None:
         build_tiny_model(target, arch)  # type: ignore[arg-type]
-        return target, f"tiny {arch}"
+        return target, arch
     spec = FULL_SIZE_CONFIGS[args.config_from]
     device = args.device if args.device != "cpu" else None
     params = build_tiny_model(
-        target,
-        spec["arch"],
-        text=spec["text"],
-        vision=spec["vision"],
-        device=device,
+        target, spec["arch"], text=spec["text"], vision=spec["vision"], device=device,
         dtype=args.dtype,
-    )
-    return target, f"{args.config_from} layout, {params / 1e9:.2f}B random parameters"
+    )  # fmt: skip
+    return target, f"{args.config_from} ({params / 1e9:.2f}B random parameters)"
 
 
-@dataclass
-class Timing:
-    label: str
-    tokens: int
-    single_s: float
-    batched_s: float
-    same: int
-    failed: int
-    notes: list[str]
+def timed(backend: HFBackend, requests: list[Request]) -> tuple[list[Response], float]:
+    _sync()
+    start = time.perf_counter()
+    responses = backend.generate(requests)
+    _sync()
+    return responses, time.perf_counter() - start
 
 
-def bench(args: argparse.Namespace, path: Path, label: str) -> Timing:
+def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
     config = HFModelConfig(
-        backend="hf", name="bench", path=str(path), batch_size=args.batch_size,
-        dtype=args.dtype, device_map=args.device, max_new_tokens=args.max_new_tokens,
+        backend="hf", name="bench", path=str(path), batch_size=args.batch_size, dtype=args.dtype,
+        device_map=args.device, max_new_tokens=args.max_new_tokens, **ENGINES[engine],
     )  # fmt: skip
     batched = HFBackend(config)
     single = batched.with_batch_size(1)
     max_side = 64 if args.config_from is None else 768
     requests = workload(args.n, max_side)
+    singles = requests[: args.single_n]
     batched.generate(requests[:2])  # load + warm up kernels
-    one_by_one, single_s = timed(single, requests)
+    single.generate(requests[:1])
+    batched.reset_engine_stats()
+    single.reset_engine_stats()
+    _reset_peak()
+    one_by_one, single_s = timed(single, singles)
     together, batched_s = timed(batched, requests)
+    pairs = list(zip(one_by_one, together[: len(singles)], strict=True))
     return Timing(
-        label=label,
-        tokens=sum(r.usage.completion_tokens for r in together),
+        engine=engine,
+        single_tokens=sum(r.usage.completion_tokens for r in one_by_one),
         single_s=single_s,
+        batched_tokens=sum(r.usage.completion_tokens for r in together),
         batched_s=batched_s,
-        same=sum(
-            (a.text, a.usage) == (b.text, b.usage)
-            for a, b in zip(one_by_one, together, strict=True)
-        ),
+        same=sum((a.text, a.usage) == (b.text, b.usage) for a, b in pairs),
+        compared=len(pairs),
         failed=sum(not r.ok for r in together + one_by_one),
-        notes=batched.batching_notes,
+        peak_gib=_peak_gib(),
+        notes=batched.batching_notes + single.batching_notes + _engine_lines(batched, single),
+        answers=[(r.text, r.usage.completion_tokens) for r in one_by_one],
     )
+
+
+def weight_bound(path: Path, args: argparse.Namespace) -> tuple[float, float] | None:
+    """(language-model weight GB read per decode step, device bandwidth GB/s) on a GPU."""
+    if not args.device.startswith("cuda"):
+        return None
+    from safetensors import safe_open
+
+    total = 0
+    for file in path.glob("*.safetensors"):
+        with safe_open(str(file), "pt") as weights:
+            for name in weights.keys():  # noqa: SIM118 (safe_open has no __iter__)
+                if "vision" in name or "visual" in name or "projector" in name:
+                    continue  # read once per request at prefill, not per decode step
+                tensor = weights.get_slice(name)
+                total += _numel(tensor.get_shape()) * (2 if args.dtype != "float32" else 4)
+    return total / 1e9, device_bandwidth(args.device) / 1e9
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,18 +142,26 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--arch", choices=["all", *TINY_ARCHS], default="all")
-    parser.add_argument("--n", type=int, default=32, help="number of requests")
+    parser.add_argument("--n", type=int, default=32, help="requests in the batched run")
+    parser.add_argument(
+        "--single-n", type=int, help="requests in the one-at-a-time run (default: --n)"
+    )
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--max-new-tokens", type=int, default=32)
+    parser.add_argument("--engines", default=",".join(ENGINES), help="comma-separated")
     parser.add_argument("--model-dir", type=Path, help="model to use, or where to build one")
     parser.add_argument("--config-from", choices=sorted(FULL_SIZE_CONFIGS))
     parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:0, ...")
     parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
+    parser.add_argument("--profile", action="store_true", help="where the reference's time goes")
     parser.add_argument(
-        "--allow-mismatch", action="store_true", help="exit 0 even if answers differ"
-    )
+        "--allow-mismatch", action="store_true",
+        help="exit 0 even if answers differ where they must not (float32, or batch-invariant)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    args.single_n = min(args.single_n or args.n, args.n)
+    engines = [e for e in args.engines.split(",") if e]
 
     import torch
 
@@ -182,29 +172,111 @@ def main(argv: list[str] | None = None) -> int:
         archs = list(TINY_ARCHS) if args.arch == "all" else [args.arch]
     device = torch.cuda.get_device_name() if args.device.startswith("cuda") else "cpu"
     print(
-        f"{args.n} requests (0-3 images each), up to {args.max_new_tokens} new tokens, "
-        f"{args.dtype} on {device}, {args.threads} thread(s); tokens/s one at a time vs "
-        f"batch size {args.batch_size}"
+        f"{args.n} requests batched ({args.single_n} one at a time), 0-3 images each, up to "
+        f"{args.max_new_tokens} new tokens, {args.dtype} on {device}, batch size "
+        f"{args.batch_size}; tok/s = completion tokens per second",
+        flush=True,
     )
-    print(f"{'model':<22} {'tokens':>6} {'one/s':>8} {'batch/s':>8} {'speed-up':>8}  identical")
     good = True
     for arch in archs:
         if needs_torchvision(arch) and not torchvision_works():  # type: ignore[arg-type]
-            print(f"{arch:<22} skipped: its processor needs torchvision, which does not import")
+            print(f"{arch}: skipped: its processor needs torchvision, which does not import")
             continue
         with tempfile.TemporaryDirectory() as scratch:
             path, label = build(args, arch, Path(scratch))
-            t = bench(args, path, label if args.config_from or args.model_dir else arch)
-        ok = t.same == args.n and t.failed == 0
-        good = good and ok
-        print(
-            f"{t.label:<22} {t.tokens:>6} {t.tokens / t.single_s:>8.0f} "
-            f"{t.tokens / t.batched_s:>8.0f} {t.single_s / t.batched_s:>7.2f}x  "
-            f"{t.same}/{args.n}{'' if t.failed == 0 else f', {t.failed} failed'}"
-        )
-        for note in t.notes:
-            print(f"{'':<22} batching fell back: {note}")
+            print(f"\n{label}", flush=True)
+            if args.profile:
+                from batching_profile import profile_reference
+
+                profile_reference(path, args)
+            bound = weight_bound(path, args)
+            timings = [bench(args, path, engine) for engine in engines]
+            good = report(timings, bound, args) and good
     return 0 if good or args.allow_mismatch else 1
+
+
+def report(timings: list[Timing], bound: tuple[float, float] | None, args: Any) -> bool:
+    """Print the table; False if answers differ where they must not."""
+    print(
+        f"{'engine':<16} {'one tok/s':>9} {'batch tok/s':>11} {'speed-up':>8} "
+        f"{'batched==alone':>14} {'peak GiB':>8}"
+    )
+    good = True
+    for t in timings:
+        single, batched = t.single_tokens / t.single_s, t.batched_tokens / t.batched_s
+        print(
+            f"{t.engine:<16} {single:>9.0f} {batched:>11.0f} {batched / single:>7.2f}x "
+            f"{t.same:>8}/{t.compared:<5} {t.peak_gib:>8.1f}"
+            + ("" if t.failed == 0 else f"  {t.failed} failed")
+        )
+        for note in dict.fromkeys(t.notes):
+            print(f"{'':<16} note: {note}")
+        must_agree = args.dtype == "float32" or t.engine == "slots-invariant"
+        good = good and t.failed == 0 and (t.same == t.compared or not must_agree)
+    reference = {t.engine: t.answers for t in timings}.get("generate")
+    for t in timings:
+        if reference is not None and t.engine != "generate":
+            agree = sum(a == b for a, b in zip(t.answers, reference, strict=True))
+            print(f"{t.engine} one at a time == generate one at a time: {agree}/{len(reference)}")
+    if bound is not None:
+        weight_gb, bandwidth = bound
+        steps = bandwidth / weight_gb
+        print(
+            f"weight-bandwidth bound: {weight_gb:.2f} GB of language-model weights per step, "
+            f"{bandwidth:.0f} GB/s measured -> {steps:.0f} steps/s: {steps:.0f} tok/s one at a "
+            f"time, {steps * args.batch_size:.0f} tok/s at batch {args.batch_size}"
+        )
+        for t in timings:
+            single, batched = t.single_tokens / t.single_s, t.batched_tokens / t.batched_s
+            print(
+                f"{t.engine:<16} reaches {single / steps:.1%} of the bound one at a time, "
+                f"{batched / (steps * args.batch_size):.1%} batched"
+            )
+    return good
+
+
+def _engine_lines(batched: HFBackend, single: HFBackend) -> list[str]:
+    """Each slots engine's split of its time: prefill vs decode steps, and slot occupancy."""
+    lines = []
+    for label, backend in (("batched", batched), ("one at a time", single)):
+        stats = backend.engine_stats
+        if stats is None or stats.steps == 0:
+            continue
+        lines.append(
+            f"{label}: {stats.prefills} prefills {stats.prefill_s:.2f} s "
+            f"({stats.prefill_s / max(stats.prefills, 1) * 1000:.1f} ms each), {stats.steps} "
+            f"decode steps {stats.step_s:.2f} s ({stats.step_s / stats.steps * 1000:.2f} ms "
+            f"each, {stats.busy_slots / stats.steps:.1f} slots busy), {stats.shifts} shifts, "
+            f"{stats.grows} cache sizes"
+        )
+    return lines
+
+
+def _numel(shape: list[int]) -> int:
+    count = 1
+    for size in shape:
+        count *= size
+    return count
+
+
+def _sync() -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+def _reset_peak() -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        torch.cuda.reset_peak_memory_stats()
+
+
+def _peak_gib() -> float:
+    import torch
+
+    return torch.cuda.max_memory_allocated() / 2**30 if torch.cuda.is_available() else 0.0
 
 
 if __name__ == "__main__":

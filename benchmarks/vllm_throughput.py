@@ -40,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from batching import workload  # noqa: E402
+from batching_workload import workload  # noqa: E402
 
 from vlmscope.config import HFModelConfig, ImageBudget, VLLMModelConfig  # noqa: E402
 from vlmscope.messages import Request, Response  # noqa: E402
