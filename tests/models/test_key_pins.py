@@ -57,3 +57,42 @@ def test_an_unchanged_run_config_keeps_its_hash() -> None:
     judged = {"name": "colours", "judge": _MODELS["openai"]}
     config = parse_config({"models": list(_MODELS.values()), "tracks": [judged]})
     assert config.config_hash() == CONFIG_HASH
+
+
+_OPTIONS: list[dict[str, Any]] = [
+    {"system_prompt": "Think first."},
+    {"reasoning_tags": "none"},
+    {"reasoning_tags": ["<reasoning>", "</reasoning>"]},
+    {"generation": {"temperature": 0.6}},
+    {"generation": {"top_p": 0.9}},
+    {"generation": {"top_k": 20}},
+    {"generation": {"stop": ["</answer>"]}},
+    {"generation": {"seed": 1}},
+    {"generation": {"repetition_penalty": 1.1}},
+    {"generation": {"chat_template_kwargs": {"enable_thinking": False}}},
+]
+_API_OPTIONS: list[dict[str, Any]] = [
+    {"token_limit_field": "max_completion_tokens"},
+    {"send_temperature": False},
+    {"reasoning_effort": "low"},
+    {"extra_body": {"service_tier": "flex"}},
+]
+
+
+def _key(model: dict[str, Any]) -> str:
+    config = parse_config({"models": [model], "tracks": [{"name": "colours"}]})
+    return cache_key(build_backend(config.models[0]).identity, _request())
+
+
+@pytest.mark.parametrize("backend", ["hf", "openai", "vllm"])
+def test_every_option_set_changes_the_key_and_its_default_spelled_out_does_not(
+    backend: str,
+) -> None:
+    options = _OPTIONS + (_API_OPTIONS if backend == "openai" else [])
+    keys = {_key({**_MODELS[backend], **option}) for option in options}
+    assert len(keys) == len(options) and KEYS[backend] not in keys
+    defaults: dict[str, Any] = {"system_prompt": None, "reasoning_tags": "think",
+                                "generation": {"temperature": None, "stop": None}}  # fmt: skip
+    if backend == "openai":
+        defaults.update(token_limit_field="max_tokens", send_temperature=True, extra_body={})
+    assert _key({**_MODELS[backend], **defaults}) == KEYS[backend]

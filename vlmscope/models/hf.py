@@ -18,11 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vlmscope.config import HFModelConfig
+from vlmscope.config import HFModelConfig, set_options
 from vlmscope.messages import Request, Response, Status, Usage, effective_max_new_tokens
 from vlmscope.models.base import ProgressCallback, SyncBackend
+from vlmscope.models.hf_generation import Decoding, finish, generate_kwargs, seed_sampling
 from vlmscope.models.hf_inputs import Encoder, Prepared, encode, is_overflow, overflow_note
 from vlmscope.models.in_order import InOrderSink
+from vlmscope.models.reasoning import resolve_tags
 
 BatchCallback = Callable[[Sequence[int], Sequence[Response]], None]
 
@@ -35,6 +37,7 @@ class _Loaded:
     stop_ids: frozenset[int]
     pad_id: int
     model_type: str  # for the batching notes
+    decoding: Decoding = Decoding()
 
 
 @dataclass
@@ -126,6 +129,7 @@ class HFBackend(SyncBackend):
             "dtype": self.config.dtype,
             "max_new_tokens": self.config.max_new_tokens,
             "image_budget": self.config.image_budget.model_dump(),
+            **set_options(self.config),
         }
 
     @property
@@ -279,7 +283,11 @@ def load(config: HFModelConfig) -> _Loaded:
     if tokenizer.eos_token_id is not None:
         stop_ids.add(tokenizer.eos_token_id)
     encoder = Encoder(
-        processor, config.image_budget, getattr(text_config, "max_position_embeddings", None)
+        processor,
+        config.image_budget,
+        getattr(text_config, "max_position_embeddings", None),
+        config.system_prompt,
+        config.generation.chat_template_kwargs,
     )
     return _Loaded(
         processor,
@@ -288,6 +296,7 @@ def load(config: HFModelConfig) -> _Loaded:
         frozenset(stop_ids),
         tokenizer.pad_token_id,
         getattr(model.config, "model_type", ""),
+        Decoding(config.generation, resolve_tags(config.reasoning_tags)),
     )
 
 
@@ -301,11 +310,11 @@ def _run_batch(loaded: _Loaded, items: list[Prepared]) -> list[Response]:
     model = loaded.model
     inputs = inputs.to(device=model.device, dtype=model.dtype)
     width = inputs["input_ids"].shape[1]
+    seed_sampling(loaded.decoding.options)
     with torch.inference_mode():
         output = model.generate(
             **inputs,
-            do_sample=False,
-            num_beams=1,
+            **generate_kwargs(loaded.decoding.options, loaded.processor.tokenizer),
             max_new_tokens=max(i.max_new_tokens for i in items),
             pad_token_id=loaded.pad_id,
         )
@@ -314,15 +323,14 @@ def _run_batch(loaded: _Loaded, items: list[Prepared]) -> list[Response]:
     for row, item in zip(output[:, width:].tolist(), items, strict=True):
         tokens = _completion(row, item.max_new_tokens, loaded.stop_ids)
         text = loaded.processor.tokenizer.decode(tokens, skip_special_tokens=True)
-        responses.append(
-            Response(
-                text=text,
-                usage=Usage(prompt_tokens=item.prompt_tokens, completion_tokens=len(tokens)),
-                latency_s=item.seconds + share,
-                image_notes=tuple(item.notes),
-                attempts=item.attempts,
-            )
+        answer = Response(
+            text=text,
+            usage=Usage(prompt_tokens=item.prompt_tokens, completion_tokens=len(tokens)),
+            latency_s=item.seconds + share,
+            image_notes=tuple(item.notes),
+            attempts=item.attempts,
         )
+        responses.append(finish(answer, item.prompt, loaded.decoding))
     return responses
 
 
