@@ -53,6 +53,7 @@ class ImageBudget(_Strict):
 
 TinyArch = Literal[
     "llava",
+    "llava_thinking",
     "idefics3",
     "smolvlm",
     "qwen2_5_vl",
