@@ -40,7 +40,9 @@ class Judge:
         return self.backend.identity
 
     def describe(self, settings: JudgeSettings) -> dict[str, Any]:
-        """The judge and the limits its replies were actually given, for a run's summary."""
+        """The judge and the limits its replies were actually given, for a run's summary: the
+        temperature is the judge config's when it sets one, None when none is sent; `options`
+        are the judge config's own (when it sets any)."""
         identity = self.backend.identity
         options = {name: identity[name] for name in sorted(option_fields()) if name in identity}
         override = options.get("generation", {}).get("temperature")
@@ -51,6 +53,8 @@ class Judge:
             ),
             "temperature": settings.temperature if override is None else override,
         }
+        if options.get("send_temperature") is False:  # the server's own
+            described["temperature"] = None
         return {**described, "options": options} if options else described
 
     async def ask(self, request: Request, *, attempt: int = 0) -> Response:

@@ -3,7 +3,14 @@
 Many requests are in flight at once, up to `concurrency`, over one pooled HTTP client. A
 request never raises and is never dropped: transient trouble (429, 5xx, timeouts, dropped
 connections, garbled replies) is retried with backoff (see `retry`), and what still fails comes
-back as a REQUEST_FAILED response with a short reason, counted in `stats`.
+back as a REQUEST_FAILED response with a short reason, counted in `stats`. A server that refuses
+a field of the body (a reasoning API refusing `max_tokens`) is told to no later request: every
+body holds the field, so each fails at once, its error naming the config field to change
+(`openai_request`).
+
+The body is what the model config asks for (`openai_request.request_body`), and a reply's
+reasoning trace, in a field of its own or between the config's reasoning tags, is split off
+its answer (`reasoning`).
 
 `concurrency` is the most requests in flight, not a fixed number: when the server refuses
 requests (429, or Retry-After) the limit drops and it climbs back while requests succeed (AIMD,
@@ -232,16 +239,21 @@ class OpenAIBackend:
                 return Response(
                     text="", status=Status.REQUEST_FAILED, error=str(err), attempts=attempts
                 )
-            if self._refused is not None:  # the same body field would be refused again
-                error = f"{Cause.CLIENT_ERROR.value} (not sent): {self._refused}"
-                return Response(text="", status=Status.REQUEST_FAILED, error=error, attempts=0)
             async with self._limit().slot(retry=attempts > 0) as slot:
                 sent()
-                attempts += 1
-                result = await post_completion(
-                    self._client_now(), prepared.body, key, self.config.timeout_s, prepared.fields
+                refused = self._refused
+                if refused is None:
+                    attempts += 1
+                    result = await post_completion(
+                        self._client_now(), prepared.body, key, self.config.timeout_s,
+                        prepared.fields,
+                    )  # fmt: skip
+                    self._report(slot, result.cause, result.retry_after)
+            if refused is not None:  # the same body field would be refused again: not sent
+                error = f"{Cause.CLIENT_ERROR.value} (not sent): {refused}"
+                return Response(
+                    text="", status=Status.REQUEST_FAILED, error=error, attempts=attempts
                 )
-                self._report(slot, result.cause, result.retry_after)
             elapsed = time.perf_counter() - started
             if result.cause is None:
                 answered = Response(

@@ -19,8 +19,9 @@ from vlmscope.tracks.base import Sample
 
 def generation_facts(samples: Sequence[Sample], identity: Mapping[str, Any]) -> dict[str, Any]:
     """The track's requested limits, the model's cap and the effective limits, and temperature
-    (the model config's when it sets one, which overrides the track's); `model_options`: the
-    options the model config sets, when it sets any."""
+    (the model config's when it sets one, which overrides the track's; None when none is sent
+    and the server decodes at its own); `model_options`: the options the model config sets,
+    when it sets any."""
     requested = sorted({s.request.params.max_new_tokens for s in samples})
     temperatures = sorted({s.request.params.temperature for s in samples})
     cap = identity.get("max_new_tokens")
@@ -32,6 +33,8 @@ def generation_facts(samples: Sequence[Sample], identity: Mapping[str, Any]) -> 
         "max_new_tokens": sorted({effective_max_new_tokens(n, cap) for n in requested}),
         "temperature": temperatures if override is None else [override],
     }
+    if options.get("send_temperature") is False:
+        facts["temperature"] = None
     if override is not None:
         facts["track_temperature"] = temperatures
     if options:
