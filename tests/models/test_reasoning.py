@@ -22,7 +22,8 @@ THINK = ("<think>", "</think>")
     ("text", "opened", "expected"),
     [
         ("Answer: B", False, Split("Answer: B", "", False)),
-        ("<think>Answer: A? no.</think>\n\nAnswer: B", False, Split("Answer: B", "Answer: A? no.", False)),
+        ("<think>Answer: A? no.</think>\n\nAnswer: B", False,
+         Split("Answer: B", "Answer: A? no.", False)),
         # the template opened the trace: the reply holds only its end
         ("Answer: A? no.\n</think>\nAnswer: B", True, Split("Answer: B", "Answer: A? no.", False)),
         ("Answer: A? no.\n</think>\nAnswer: B", False, Split("Answer: B", "Answer: A? no.", False)),
