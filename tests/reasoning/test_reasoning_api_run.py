@@ -118,6 +118,10 @@ def test_pairwise_judges_read_verdicts_from_their_answers(
             assert [g["label"] for g in games] == ["A>B", "A>B"], track  # not B>>A: the thought
             assert all(g["reasoning"] == "At first sight [[B>>A]], but no." for g in games)
             assert all(g["reasoning_tokens"] == REASONING_TOKENS for g in games)
+            # style control's length is the answers' ("A careful answer." each turn), without
+            # the traces
+            turns = len(extra(row).get("turns", [None]))
+            assert extra(row)["model_style"]["token_len"] == 3 * turns, track
     later_turns = [
         c for c in stub.calls if any(m["role"] == "assistant" for m in (c.body or {})["messages"])
     ]
