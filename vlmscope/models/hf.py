@@ -95,7 +95,9 @@ class HFBackend(SyncBackend):
     """`AutoProcessor` + `AutoModelForImageTextToText`, loaded on first use.
 
     Loading is deferred so that a run whose answers are all cached never loads the weights.
-    Decoding is always greedy (a request's temperature is not used): answers must repeat.
+    Decoding is greedy (a request's temperature is not used): answers must repeat; a config's
+    `generation` options may ask otherwise (`hf_generation`), and replies lose their reasoning
+    trace to `Response.reasoning`.
     `sort_window` is how many requests are sorted by length together (default: 8 batches);
     a larger window pads less but answers the first requests later.
 
