@@ -53,7 +53,9 @@ OVERVIEW_NOTE = (
     "Click a column header to sort; the search box filters every column. "
     "**Failed**: requests that got no response; **Unparseable**: answers or verdicts that could "
     "not be read; **Other flags**: any other item not scored normally (e.g. no judge, over the "
-    "image budget). **Samples**: how many samples the scores stand on. Each model shows its "
+    "image budget); **Cut off in reasoning** (shown when a model reasoned): replies that ended "
+    "inside their reasoning trace, so they have no answer. **Samples**: how many samples the "
+    "scores stand on. Each model shows its "
     "latest full run of each track; a quick run made with `--limit N` shows only where the model "
     "has no full run of the track, marked `(limit N)` in Samples."
 )

@@ -1,7 +1,8 @@
 """The sample browser tab: pick a track, model, task and sample; read the whole exchange.
 
 A judged conversation (ProBench) also shows its turns, each question with the model's and the
-baseline's answers, in a box that appears only for such samples. Every model-written text
+baseline's answers, in a box that appears only for such samples; a model's reasoning trace is
+folded under the answer, shown only for answers that have one. Every model-written text
 lands in a read-only text box, the scores in a plain-text table; the
 pickers only offer names found in the results, and the store re-checks them, so no value from
 the page ever becomes a path. A run whose details do not read shows why in the status box.
@@ -23,7 +24,9 @@ from vlmscope.leaderboard.sample_prompts import prompt_view
 
 EMPTY_SCORES = sv.scores_frame({}, {})
 NO_CONVERSATION = gr.update(value="", visible=False)
+NO_REASONING = [gr.update(label="Reasoning trace", visible=False), ""]
 NO_SAMPLE = ["no sample selected", "", "", [], "", "", "", EMPTY_SCORES, "", NO_CONVERSATION]
+NO_SAMPLE += NO_REASONING
 
 
 class SampleBrowser:
@@ -64,6 +67,11 @@ class SampleBrowser:
             view.scores,
             view.judge,
             gr.update(value=view.conversation, visible=bool(view.conversation)),
+            gr.update(
+                label=view.reasoning_label or "Reasoning trace",
+                visible=bool(view.reasoning_label),
+            ),
+            view.reasoning,
         ]
 
     def pick_task(self, track: str, model: str, task: str) -> list[Any]:
@@ -102,6 +110,18 @@ def sample_tab(store: ResultStore, prompt_data: Mapping[str, Path]) -> None:
     with gr.Row():
         with gr.Column():
             response = text("Response", lines=8, value=initial[4], elem_id="samples-response")
+            with gr.Accordion(
+                initial[10]["label"],
+                open=False,
+                visible=initial[10]["visible"],
+                elem_id="samples-reasoning-fold",
+            ) as reasoning_fold:
+                reasoning = text(
+                    "Reasoning (kept apart from the answer, not scored)",
+                    lines=8,
+                    value=initial[11],
+                    elem_id="samples-reasoning",
+                )
             parsed = text("Parsed answer", lines=2, value=initial[5], elem_id="samples-parsed")
         with gr.Column():
             reference = text("Reference", lines=2, value=initial[6], elem_id="samples-reference")
@@ -115,7 +135,7 @@ def sample_tab(store: ResultStore, prompt_data: Mapping[str, Path]) -> None:
     )
     judge = text("Judge reply", lines=4, value=initial[8], elem_id="samples-judge")
     views = [status, prompt_note, prompt, images, response, parsed, reference, scores, judge]
-    views += [conversation]
+    views += [conversation, reasoning_fold, reasoning]
     # `.input` fires on user edits only, so one pick refreshes everything below it exactly once
     track.input(browser.pick_track, [track], [model, task, sample, *views])
     model.input(browser.pick_model, [track, model], [task, sample, *views])

@@ -51,6 +51,12 @@ class Reply:
     hang_up: bool = False  # close the connection without answering
     drip_s: float = 0.0  # send the body `drip_bytes` at a time, this long apart (a slow drip)
     drip_bytes: int = 1
+    # a reasoning server: the trace in its own message field, and its tokens in the usage
+    # (`completion_tokens_details.reasoning_tokens`, added to the completion's)
+    reasoning: str | None = None
+    reasoning_field: str = "reasoning_content"
+    reasoning_tokens: int | None = None
+    finish_reason: str = "stop"
 
 
 @dataclass(frozen=True)
@@ -224,7 +230,7 @@ class OpenAIStub:
             reply = Reply(text=reply) if isinstance(reply, str) else reply
             if await _client_left_within(reader, self.latency_s + reply.delay_s) or reply.hang_up:
                 return False
-            body = reply.body if reply.body is not None else _completion(call, reply.text)
+            body = reply.body if reply.body is not None else _completion(call, reply)
             if reply.drip_s > 0:
                 return await _drip(reader, writer, reply, body)
             await _write(writer, reply.status, reply.headers, body)
@@ -298,8 +304,10 @@ def _last_text(messages: list[Any]) -> str:
     return "".join(p.get("text", "") for p in content if p.get("type") == "text")
 
 
-def _completion(call: Call, text: str) -> bytes:
-    """A chat completion whose usage counts words (prompt) and 16 tokens per image."""
+def _completion(call: Call, reply: Reply) -> bytes:
+    """A chat completion whose usage counts words (prompt) and 16 tokens per image, and the
+    reply's reasoning trace and tokens when it has them."""
+    text = reply.text
     messages = (call.body or {}).get("messages", [])
     words = images = 0
     for message in messages:
@@ -307,14 +315,20 @@ def _completion(call: Call, text: str) -> bytes:
         parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
         words += sum(len(p.get("text", "").split()) for p in parts if p.get("type") == "text")
         images += sum(1 for p in parts if p.get("type") == "image_url")
-    usage = {"prompt_tokens": words + 16 * images, "completion_tokens": len(text.split())}
+    usage: dict[str, Any] = {"prompt_tokens": words + 16 * images,
+                             "completion_tokens": len(text.split())}  # fmt: skip
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if reply.reasoning is not None:
+        message[reply.reasoning_field] = reply.reasoning
+    if reply.reasoning_tokens is not None:
+        usage["completion_tokens"] += reply.reasoning_tokens
+        usage["completion_tokens_details"] = {"reasoning_tokens": reply.reasoning_tokens}
     usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
     return json.dumps({
         "id": f"stub-{len(text)}",
         "object": "chat.completion",
         "model": (call.body or {}).get("model", ""),
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                     "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}],
         "usage": usage,
     }).encode()  # fmt: skip
 

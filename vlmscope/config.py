@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 
 class _Strict(BaseModel):
@@ -46,6 +53,7 @@ class ImageBudget(_Strict):
 
 TinyArch = Literal[
     "llava",
+    "llava_thinking",
     "idefics3",
     "smolvlm",
     "qwen2_5_vl",
@@ -58,20 +66,118 @@ TinyArch = Literal[
 """The families `vlmscope make-tiny-model` builds (`vlmscope.models.tiny`)."""
 
 
-class HFModelConfig(_Strict):
-    """A transformers VLM loaded with AutoProcessor + AutoModelForImageTextToText."""
+ReasoningPreset = Literal["think", "kimi-vl", "none"]
+"""Named reasoning tags (`vlmscope.models.reasoning.TAG_PRESETS`): `think` is `<think>` ...
+`</think>` (Qwen3 and Qwen3-VL, GLM-4.1V/4.5V, MiMo-VL, InternVL3.5, DeepSeek-R1 and most open
+reasoning models), `kimi-vl` Kimi-VL-Thinking's `◁think▷` ... `◁/think▷`, `none` no inline
+trace (a reply's separate reasoning field is still read)."""
 
-    backend: Literal["hf"]
-    name: str
-    path: str = Field(description="local directory or Hub id")
-    tiny_arch: TinyArch | None = Field(
-        default=None, description="build a tiny random-weight model at `path` if it is missing"
+
+class GenerationOptions(_Strict):
+    """Decoding options of one model (answers or judgments), for `hf`, `openai` and `vllm`.
+
+    Unset (the default) leaves each track's rule alone: greedy, the track's token limit.
+    `temperature` overrides the track's (MEGA-Bench's 0, ...); sampling makes answers
+    depend on the seed (and, for `hf`, on the batch they share), so set `seed` with it.
+    `chat_template_kwargs` reach the chat template (`enable_thinking: false` switches
+    Qwen3-style thinking off); an API server gets them as its `chat_template_kwargs` field.
+    """
+
+    temperature: float | None = Field(default=None, ge=0)
+    top_p: float | None = Field(default=None, gt=0, le=1)
+    top_k: int | None = Field(default=None, gt=0)
+    stop: list[Annotated[str, Field(min_length=1)]] | None = Field(default=None, min_length=1)
+    seed: int | None = None
+    repetition_penalty: float | None = Field(default=None, gt=0)
+    chat_template_kwargs: dict[str, Any] = Field(default_factory=dict)
+
+
+class _AnswerOptions(_Strict):
+    """What a model config may add to every request it answers (a judge's too)."""
+
+    system_prompt: str | None = Field(
+        default=None,
+        min_length=1,
+        description="sent as system text, before any the track sends (a blank line between)",
     )
-    batch_size: int = Field(default=8, gt=0)
-    dtype: Literal["float32", "bfloat16", "float16", "auto"] = "float32"
-    device_map: str | None = None
-    max_new_tokens: int | None = Field(default=None, gt=0, description=_MAX_NEW_TOKENS)
-    image_budget: ImageBudget = ImageBudget()
+    reasoning_tags: ReasoningPreset | tuple[str, str] = Field(
+        default="think",
+        description="where an inline reasoning trace starts and ends in a reply: a preset "
+        "name or [open, close]; what is between is kept as the trace, not scored",
+    )
+    generation: GenerationOptions = GenerationOptions()
+
+    @field_validator("reasoning_tags")
+    @classmethod
+    def _two_tags(cls, tags: str | tuple[str, str]) -> str | tuple[str, str]:
+        if isinstance(tags, tuple) and (not all(t.strip() for t in tags) or tags[0] == tags[1]):
+            raise ValueError("give two different, non-blank tags: [open, close]")
+        return tags
+
+
+# Body fields the backend writes itself, and the config field that sets each.
+_OWNED_BODY_FIELDS = {
+    "model": "model",
+    "messages": "the track's requests",
+    "max_tokens": "max_new_tokens and token_limit_field",
+    "max_completion_tokens": "max_new_tokens and token_limit_field",
+    "temperature": "generation.temperature and send_temperature",
+    "reasoning_effort": "reasoning_effort",
+    **{name: f"generation.{name}" for name in GenerationOptions.model_fields},
+}
+
+
+class _ApiOptions(_Strict):
+    """How an OpenAI-compatible body is written, for servers that differ (reasoning APIs)."""
+
+    token_limit_field: Literal["max_tokens", "max_completion_tokens"] = Field(
+        default="max_tokens",
+        description="reasoning APIs (OpenAI o-series, GPT-5) take only max_completion_tokens",
+    )
+    send_temperature: bool = Field(
+        default=True, description="false for APIs that refuse any temperature but their own"
+    )
+    reasoning_effort: str | None = Field(
+        default=None, pattern=r"^[a-z]+$", description="e.g. minimal, low, medium, high"
+    )
+    extra_body: dict[str, Any] = Field(
+        default_factory=dict, description="more body fields for one server (vLLM, SGLang, ...)"
+    )
+
+    @field_validator("extra_body")
+    @classmethod
+    def _not_owned(cls, body: dict[str, Any]) -> dict[str, Any]:
+        for name in body:
+            if name in _OWNED_BODY_FIELDS:
+                raise ValueError(
+                    f"{name!r} is written by the backend; set {_OWNED_BODY_FIELDS[name]}"
+                )
+        return body
+
+
+def option_fields() -> frozenset[str]:
+    """The per-model prompt, decoding, reasoning and API options: each is part of a backend's
+    identity (so of its cache keys) and of the config hash only when it differs from its
+    default, so a config that sets none keeps the keys and hash it had before they existed."""
+    return (
+        frozenset(_AnswerOptions.model_fields)
+        | frozenset(_ApiOptions.model_fields)
+        | frozenset(_LocalDecoding.model_fields)
+    )
+
+
+def set_options(config: BaseModel) -> dict[str, Any]:
+    """The options of `config` that differ from their defaults, as JSON values."""
+    names = option_fields() & set(type(config).model_fields)
+    return config.model_dump(mode="json", include=set(names), exclude_defaults=True)
+
+
+class _LocalDecoding(_Strict):
+    """How the local `hf` backend decodes. `batch_invariant` decides whether an answer may
+    depend on its batch, so it is part of the cache key when set; the engine, prefill groups
+    and CUDA graphs say how fast answers come (in float32 they never change one), so, like the
+    batch size, they are not."""
+
     engine: Literal["slots", "generate"] = Field(
         default="slots",
         description="slots: requests prefilled alone and decoded together in fixed slots, a "
@@ -96,13 +202,37 @@ class HFModelConfig(_Strict):
     )
 
     @model_validator(mode="after")
-    def _invariance_needs_slots(self) -> HFModelConfig:
+    def _invariance_needs_slots(self) -> _LocalDecoding:
         if self.batch_invariant and self.engine != "slots":
             raise ValueError("batch_invariant needs engine: slots (generate pads whole batches)")
+        options: GenerationOptions = getattr(self, "generation", GenerationOptions())
+        if self.batch_invariant and (
+            (options.temperature or 0) > 0 or options.repetition_penalty or options.stop
+        ):
+            raise ValueError(
+                "batch_invariant decodes greedily: it cannot take generation.temperature > 0, "
+                "repetition_penalty or stop"
+            )
         return self
 
 
-class OpenAIModelConfig(_Strict):
+class HFModelConfig(_AnswerOptions, _LocalDecoding):
+    """A transformers VLM loaded with AutoProcessor + AutoModelForImageTextToText."""
+
+    backend: Literal["hf"]
+    name: str
+    path: str = Field(description="local directory or Hub id")
+    tiny_arch: TinyArch | None = Field(
+        default=None, description="build a tiny random-weight model at `path` if it is missing"
+    )
+    batch_size: int = Field(default=8, gt=0)
+    dtype: Literal["float32", "bfloat16", "float16", "auto"] = "float32"
+    device_map: str | None = None
+    max_new_tokens: int | None = Field(default=None, gt=0, description=_MAX_NEW_TOKENS)
+    image_budget: ImageBudget = ImageBudget()
+
+
+class OpenAIModelConfig(_AnswerOptions, _ApiOptions):
     """Any OpenAI-compatible /v1/chat/completions server.
 
     The key itself never appears in a config, log, cache or result: only the name of the
@@ -153,7 +283,7 @@ class CoinModelConfig(_Strict):
     image_budget: ImageBudget = ImageBudget()
 
 
-class VLLMModelConfig(_Strict):
+class VLLMModelConfig(_AnswerOptions):
     """A VLM run in-process by vLLM: offline batched generation on GPUs, greedy, with the same
     requests, image budget and cache as `hf` (`pip install 'vlmscope[vllm]'`).
 
@@ -258,8 +388,17 @@ class RunConfig(_Strict):
                 "note",
             }
         )
+        payload["models"] = [_hashed(m) for m in self.models]
+        for track, dumped in zip(self.tracks, payload["tracks"], strict=True):
+            if track.judge is not None:
+                dumped["judge"] = _hashed(track.judge)
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _hashed(model: BaseModel) -> dict[str, Any]:
+    """A model config as the config hash sees it: its options only where set (`set_options`)."""
+    return {**model.model_dump(exclude=set(option_fields())), **set_options(model)}
 
 
 def folder_name(name: str) -> str:

@@ -152,8 +152,15 @@ class Status(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Usage:
+    """Token counts. `completion_tokens` counts everything generated, a reasoning trace
+    included; `reasoning_tokens` is the trace's share: the server's count
+    (`completion_tokens_details.reasoning_tokens`) or, `reasoning_tokens_estimated`, a share of
+    `completion_tokens` in proportion to the trace's length."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    reasoning_tokens_estimated: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,6 +169,11 @@ class Response:
 
     `image_notes` says what the image budget did (dropped or resized images, retries with fewer
     images after a context overflow), so a score can be traced back to what the model really saw.
+
+    `text` is the answer only: what every scorer, grader and judge reads. A model that thinks
+    first has its trace in `reasoning` (from the reply's reasoning field or from between its
+    reasoning tags, `vlmscope.models.reasoning`); `truncated_in_reasoning` marks a reply that
+    ended inside its trace, so it has no answer.
     """
 
     text: str
@@ -171,15 +183,29 @@ class Response:
     latency_s: float = 0.0
     image_notes: tuple[str, ...] = ()
     attempts: int = 1
+    reasoning: str = ""
+    truncated_in_reasoning: bool = False
 
     @property
     def ok(self) -> bool:
         return self.status is Status.OK
 
+    @property
+    def answer_tokens(self) -> int:
+        """Tokens of the answer alone (0 when the backend counted none): what style control
+        measures, as the arena does; a reasoning trace is not part of what a reader sees."""
+        return max(0, self.usage.completion_tokens - self.usage.reasoning_tokens)
+
     def to_json(self) -> dict[str, Any]:
+        """A JSON record; the reasoning fields only when set, so a reply without reasoning is
+        stored exactly as before they existed."""
         record = asdict(self)
         record["status"] = self.status.value
         record["image_notes"] = list(self.image_notes)
+        for name, value in (*_REASONING_DEFAULTS, *_USAGE_DEFAULTS):
+            target = record["usage"] if name in record["usage"] else record
+            if target[name] == value:
+                del target[name]
         return record
 
     @classmethod
@@ -192,7 +218,13 @@ class Response:
             latency_s=float(record.get("latency_s", 0.0)),
             image_notes=tuple(record.get("image_notes", ())),
             attempts=int(record.get("attempts", 1)),
+            reasoning=str(record.get("reasoning", "")),
+            truncated_in_reasoning=bool(record.get("truncated_in_reasoning", False)),
         )
+
+
+_REASONING_DEFAULTS = (("reasoning", ""), ("truncated_in_reasoning", False))
+_USAGE_DEFAULTS = (("reasoning_tokens", 0), ("reasoning_tokens_estimated", False))
 
 
 def failed(error: str, *, status: Status = Status.REQUEST_FAILED, attempts: int = 1) -> Response:

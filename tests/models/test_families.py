@@ -32,6 +32,10 @@ TORCHVISION = torchvision_works()
 # model class, and what only this family's chat template writes for a system + image + text turn
 EXPECTED: dict[str, tuple[str, tuple[str, ...]]] = {
     "llava": ("LlavaForConditionalGeneration", ("<|im_start|>system\n", "<image>")),
+    "llava_thinking": (
+        "LlavaForConditionalGeneration",
+        ("<|im_start|>system\n", "<|im_end|>\n<|im_start|>assistant\n<think>\n"),
+    ),
     "idefics3": ("Idefics3ForConditionalGeneration", ("<|im_start|>user\n", "<image>")),
     "smolvlm": ("SmolVLMForConditionalGeneration", ("User:<image>", "<end_of_utterance>\n")),
     "qwen2_5_vl": (

@@ -38,6 +38,11 @@ class SamplingParams:
     temperature: float = 1.0
     n: int = 1
     skip_special_tokens: bool = True
+    top_p: float = 1.0
+    top_k: int = 0
+    seed: int | None = None
+    stop: list[str] | None = None
+    repetition_penalty: float = 1.0
 
 
 @dataclass

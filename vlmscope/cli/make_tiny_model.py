@@ -13,7 +13,8 @@ DESCRIPTION = """\
 Build a tiny random-weight vision-language model (tokenizer, processor with chat template,
 config, weights) offline, for tests and demos of the pipeline. Its answers are noise: it is
 NOT for evaluation. The same --seed gives the same files. Every family loads with
-AutoProcessor + AutoModelForImageTextToText and has its own chat template; all but llava,
+AutoProcessor + AutoModelForImageTextToText and has its own chat template (llava_thinking:
+a thinking model's, honouring enable_thinking); all but llava, llava_thinking,
 idefics3 and gemma3 need torchvision (their processors own a video processor).
 """
 

@@ -257,14 +257,27 @@ def label_records(
     decisions: Sequence[Mapping[str, Decision]],
     categories: Sequence[str],
 ) -> list[dict[str, Any]]:
-    """One flat record per row: id, `<category>` bool|null, `<category>_reply` raw text."""
+    """One flat record per row: id, `<category>` bool|null, `<category>_reply` raw text; and
+    for a classifier that reasoned, `<category>_reasoning` (its trace) and
+    `<category>_reasoning_tokens` (every row has them then, empty where it did not)."""
+    reasoned = reasoned_categories(decisions, categories)
     records = []
     for row, labels in zip(rows, decisions, strict=True):
         record: dict[str, Any] = {"id": row.id}
         record.update({c: labels[c].label for c in categories})
         record.update({f"{c}_reply": labels[c].reply for c in categories})
+        for c in reasoned:
+            record[f"{c}_reasoning"] = str(labels[c].reasoning.get("reasoning", ""))
+            record[f"{c}_reasoning_tokens"] = int(labels[c].reasoning.get("reasoning_tokens", 0))
         records.append(record)
     return records
+
+
+def reasoned_categories(
+    decisions: Sequence[Mapping[str, Decision]], categories: Sequence[str]
+) -> list[str]:
+    """The categories whose classifier reasoned on some row."""
+    return [c for c in categories if any(d[c].reasoning for d in decisions)]
 
 
 def write_labels(
@@ -280,11 +293,14 @@ def write_labels(
     with (out / "labels.jsonl").open("w", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    reasoned = reasoned_categories(decisions, categories)
     schema = pa.schema(
         [("id", pa.string())]
         + [(c, pa.bool_()) for c in categories]
         + [(f"{c}_reply", pa.string()) for c in categories]
-    )
+        + [(f"{c}_{kind}", type_) for c in reasoned
+           for kind, type_ in (("reasoning", pa.string()), ("reasoning_tokens", pa.int64()))]
+    )  # fmt: skip
     pq.write_table(pa.Table.from_pylist(records, schema=schema), out / "labels.parquet")
 
 

@@ -26,10 +26,10 @@ import asyncio
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from vlmscope.judges.client import Judge
+from vlmscope.judges.client import Judge, reasoning_record
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import ImagePart, Part, Request
@@ -155,6 +155,8 @@ class Decision:
     outcome: Outcome
     reply: str
     error: str | None = None
+    reasoning: Mapping[str, Any] = field(default_factory=dict)
+    """The classifier's reasoning behind the reply (`reasoning_record`; empty without)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +164,7 @@ class Decision:
             "outcome": self.outcome,
             "reply": self.reply,
             "error": self.error,
+            **self.reasoning,
         }
 
 
@@ -186,7 +189,8 @@ async def classify(
             continue
         label = parse_decision(response.text)
         outcome: Outcome = "unparseable" if label is None else ("yes" if label else "no")
-        decisions[category] = Decision(category, label, outcome, response.text)
+        trace = reasoning_record([response])
+        decisions[category] = Decision(category, label, outcome, response.text, reasoning=trace)
     return decisions
 
 

@@ -4,15 +4,21 @@ A judge is any backend (an OpenAI-compatible API, a local model). What this adds
 a judgment is keyed like a model response, by the judge backend's identity (model and
 parameters) and the full request (the prompt template's text is part of the prompt, so a new
 template version is a new key). Re-running a config re-asks nothing already judged.
+
+A reasoning judge is a judge like any other: its backend splits the trace off the reply, so a
+verdict is read from the answer alone; `reasoning_record` is what each track keeps of the trace
+in its judge details.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from vlmscope.cache import ResponseCache
+from vlmscope.config import option_fields
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Request, Response, cache_key, effective_max_new_tokens
 from vlmscope.models.base import Backend, LoopLocal
@@ -34,13 +40,22 @@ class Judge:
         return self.backend.identity
 
     def describe(self, settings: JudgeSettings) -> dict[str, Any]:
-        """The judge and the limits its replies were actually given, for a run's summary."""
-        cap = self.backend.identity.get("max_new_tokens")
-        return {
+        """The judge and the limits its replies were actually given, for a run's summary: the
+        temperature is the judge config's when it sets one, None when none is sent; `options`
+        are the judge config's own (when it sets any)."""
+        identity = self.backend.identity
+        options = {name: identity[name] for name in sorted(option_fields()) if name in identity}
+        override = options.get("generation", {}).get("temperature")
+        described = {
             "judge": self.backend.name,
-            "max_new_tokens": effective_max_new_tokens(settings.max_new_tokens, cap),
-            "temperature": settings.temperature,
+            "max_new_tokens": effective_max_new_tokens(
+                settings.max_new_tokens, identity.get("max_new_tokens")
+            ),
+            "temperature": settings.temperature if override is None else override,
         }
+        if options.get("send_temperature") is False:  # the server's own
+            described["temperature"] = None
+        return {**described, "options": options} if options else described
 
     async def ask(self, request: Request, *, attempt: int = 0) -> Response:
         """Return the judge's response, from the cache when this exact request was judged.
@@ -60,3 +75,21 @@ class Judge:
         if not response.ok:
             self.counts["failed"] += 1
         return response
+
+
+def reasoning_record(replies: Sequence[Response]) -> dict[str, Any]:
+    """What a judgment's details keep of the judge's reasoning over `replies` (a verdict may be
+    read from several: a nudge, a retry): the traces joined, their tokens summed, and whether a
+    reply ended inside its trace. Empty for a judge that did not reason, so the details of
+    other judges stay as they were."""
+    reasoned = [r for r in replies if r.reasoning or r.usage.reasoning_tokens]
+    truncated = any(r.truncated_in_reasoning for r in replies)
+    if not reasoned and not truncated:
+        return {}
+    record: dict[str, Any] = {
+        "reasoning": "\n\n".join(r.reasoning for r in reasoned if r.reasoning),
+        "reasoning_tokens": sum(r.usage.reasoning_tokens for r in reasoned),
+    }
+    if truncated:
+        record["truncated_in_reasoning"] = True
+    return record

@@ -11,10 +11,11 @@ cached judge client.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from vlmscope.judges.client import Judge
+from vlmscope.judges.client import Judge, reasoning_record
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.judges.verdicts import (
@@ -81,6 +82,8 @@ class Game:
     verdict: ParsedVerdict
     nudged: bool = False
     error: str | None = None
+    reasoning: Mapping[str, Any] = field(default_factory=dict)
+    """The judge's reasoning over the game's replies (`reasoning_record`; empty without)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +93,7 @@ class Game:
             "outcome": self.verdict.outcome.value,
             "nudged": self.nudged,
             "error": self.error,
+            **self.reasoning,
         }
 
 
@@ -133,15 +137,16 @@ async def _game(
         )
     verdict = parse_verdict(reply.text, rules)
     if verdict.outcome is not VerdictOutcome.NO_LABEL:
-        return Game(model_first, reply.text, verdict)
+        return Game(model_first, reply.text, verdict, reasoning=reasoning_record([reply]))
     history = (*asked.turns, Turn("assistant", (TextPart(reply.text),)))
     second = await judge.ask(
         judge_request(settings, [template.nudge], system=template.system, history=history)
     )
+    trace = reasoning_record([reply, second])
     if not second.ok:
-        return Game(model_first, reply.text, verdict, nudged=True, error=second.error)
+        return Game(model_first, reply.text, verdict, True, second.error, trace)
     combined = f"{reply.text}\n\n{second.text}"
-    return Game(model_first, combined, parse_verdict(combined, rules), nudged=True)
+    return Game(model_first, combined, parse_verdict(combined, rules), True, reasoning=trace)
 
 
 def _question_text(question: Request) -> str:

@@ -3,8 +3,10 @@
 As on MEGA-Bench's visualisation page: the response, the parsed answer, the reference, the
 per-field scores and the judge's reply side by side, grouped by task. A judged conversation
 (ProBench: `extra.turns`) is shown turn by turn, each question with the model's and the
-baseline's answers, and both games' judge replies with their verdicts. Every text is passed
-through `as_text`, so the page shows it as text whatever the model wrote.
+baseline's answers, and both games' judge replies with their verdicts. A model that thought
+before answering has its reasoning trace beside the answer (the page folds it), and an answer
+cut off inside its trace says so. Every text is passed through `as_text`, so the page shows it
+as text whatever the model wrote.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ class SampleView:
     meta: dict[str, Any]
     conversation: str = ""
     """The turns of a judged conversation ("" for a sample without `extra.turns`)."""
+    reasoning: str = ""
+    """The model's reasoning trace, kept apart from the scored answer ("" without one)."""
+    reasoning_label: str = ""
+    """What the trace is: its tokens, and whether the reply ended inside it."""
 
 
 def task_of(row: Mapping[str, Any]) -> str:
@@ -66,6 +72,8 @@ def sample_choices(rows: Sequence[Mapping[str, Any]], task: str) -> list[tuple[s
         label = sample_id if not is_number(score) else f"{sample_id}  (score {score:.2f})"
         if row.get("outcome") not in (None, "", "ok"):
             label += f"  [{row['outcome']}]"
+        if row.get("truncated_in_reasoning"):
+            label += "  [cut off in reasoning]"
         choices.append((label, sample_id))
     return choices
 
@@ -80,6 +88,8 @@ def sample_view(row: Mapping[str, Any]) -> SampleView:
     status = f"status: {row.get('status', '')}; outcome: {row.get('outcome', '')}"
     if row.get("error"):
         status += f"; error: {row['error']}"
+    if row.get("truncated_in_reasoning"):
+        status += "; the reply ended inside its reasoning: no answer"
     return SampleView(
         sample_id=str(row.get("sample_id", "")),
         status=as_text(status),
@@ -90,7 +100,23 @@ def sample_view(row: Mapping[str, Any]) -> SampleView:
         judge=as_text(judge_text(extra, str(row.get("outcome") or ""))),
         meta=meta,
         conversation=as_text(conversation_text(extra)),
+        reasoning=as_text(row.get("reasoning") or ""),
+        reasoning_label=reasoning_label(row),
     )
+
+
+def reasoning_label(row: Mapping[str, Any]) -> str:
+    """`Reasoning trace (412 tokens, estimated; cut off: no answer)`: the fold's title; "" for
+    an answer without a trace (and details written before traces were kept)."""
+    if not row.get("reasoning") and not row.get("truncated_in_reasoning"):
+        return ""
+    tokens = row.get("reasoning_tokens")
+    notes = [f"{tokens} tokens" if is_number(tokens) else "tokens not counted"]
+    if row.get("reasoning_tokens_estimated"):
+        notes[0] += ", estimated"
+    if row.get("truncated_in_reasoning"):
+        notes.append("cut off: no answer")
+    return f"Reasoning trace ({'; '.join(notes)})"
 
 
 def reference_of(extra: Mapping[str, Any], meta: Mapping[str, Any]) -> Any:

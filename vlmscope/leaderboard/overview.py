@@ -5,7 +5,9 @@ registers, or numbers on their own scale where the headline says so (ProBench's 
 track with a rating board and no registered headlines shows every model of that one fit, its
 rating on the board's own scale with the 95% interval beside it. Each model also shows when it was last run, under which config
 hash(es), and how many of its items failed, could not be parsed, or were otherwise flagged, so
-a low score caused by broken requests is visible next to the score itself. `Samples` says how
+a low score caused by broken requests is visible next to the score itself; where a model
+reasoned, `Cut off in reasoning` counts its replies that ended inside their reasoning trace
+(no answer: often a token limit too low for a thinking model). `Samples` says how
 many samples each score stands on and marks a `--limit` run, which shows only where the model
 has no full run of the track (`records.latest_per_run`). Below it, the result folders that were
 skipped, each with the reason (`skipped_frame`).
@@ -28,6 +30,7 @@ from vlmscope.tracks.registry import spec_for_results
 from vlmscope.tracks.spec import Headline
 
 RUN_COLUMNS = ["Samples", "Run date", "Config hash", "Failed", "Unparseable", "Other flags"]
+CUT_OFF = "Cut off in reasoning"  # a run column only when some model reasoned
 SKIPPED_COLUMNS = ["Folder", "Reason"]
 
 
@@ -70,7 +73,10 @@ def overview_frame(
         on_boards = [b for b in boards.values() if model in b.board.models]
         row.update(_run_columns([r for r in summaries if r.model == model], on_boards))
         rows.append(row)
-    frame = pd.DataFrame(rows, columns=columns + RUN_COLUMNS)
+    run_columns = list(RUN_COLUMNS)
+    if any(r.reasoning is not None for r in summaries):
+        run_columns.insert(run_columns.index("Failed"), CUT_OFF)
+    frame = pd.DataFrame(rows, columns=columns + run_columns)
     scores = [c for c in columns[1:] if is_numeric_dtype(frame[c])]
     if scores:  # by the first score, ties and models without it by the next ones
         frame = frame.sort_values(scores, ascending=False, na_position="last", kind="stable")
@@ -99,6 +105,7 @@ def _run_columns(runs: Sequence[SummaryRecord], boards: Sequence[BoardRecord]) -
         "Samples": samples_text(runs),
         "Run date": max((finished[:10] for finished, _ in made), default=""),
         "Config hash": ", ".join(sorted({config for _, config in made if config})),
+        CUT_OFF: sum(r.truncated_in_reasoning for r in runs),
         "Failed": sum(r.failed for r in runs),
         "Unparseable": sum(r.unparseable for r in runs),
         "Other flags": sum(r.other_flags for r in runs),

@@ -96,6 +96,19 @@ class SummaryRecord:
         return self.limit is not None
 
     @property
+    def reasoning(self) -> Mapping[str, Any] | None:
+        """How the model reasoned (`generation.reasoning` of the scores), None if it did not."""
+        generation = self.scores.get("generation")
+        found = generation.get("reasoning") if isinstance(generation, Mapping) else None
+        return found if isinstance(found, Mapping) else None
+
+    @property
+    def truncated_in_reasoning(self) -> int:
+        """Answers that never came: the reply ended inside its reasoning trace."""
+        count = (self.reasoning or {}).get("truncated_in_reasoning")
+        return count if isinstance(count, int) and not isinstance(count, bool) else 0
+
+    @property
     def failed(self) -> int:
         """Requests that never produced a response (any status but "ok")."""
         return sum(n for status, n in self.status_counts.items() if status != "ok")

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from vlmscope.config import HFModelConfig
+from vlmscope.config import HFModelConfig, set_options
 from vlmscope.messages import Request, Response, Status, Usage, effective_max_new_tokens
 from vlmscope.models.base import ProgressCallback, SyncBackend
 from vlmscope.models.hf_decode import (
@@ -41,12 +41,14 @@ from vlmscope.models.hf_decode import (
     release_device_memory,
 )
 from vlmscope.models.hf_fallback import BatchLessons
+from vlmscope.models.hf_generation import decodes_greedily, finish
 from vlmscope.models.hf_inputs import Prepared, is_overflow, overflow_note
 from vlmscope.models.hf_load import Loaded, load, resolved_path
 from vlmscope.models.hf_reference import generate_tokens
 from vlmscope.models.in_order import InOrderSink
 
 BatchCallback = Callable[[Sequence[int], Sequence[Response]], None]
+_SPEED_ONLY = frozenset({"engine", "prefill_batch", "cuda_graphs"})  # never change an answer
 
 
 class HFBackend(SyncBackend):
@@ -81,17 +83,18 @@ class HFBackend(SyncBackend):
 
     @property
     def identity(self) -> dict[str, Any]:
-        """What changes the answers; not batch size, engine or device map, which must not."""
-        identity = {
+        """What changes the answers: not batch size, device map, engine, prefill groups or
+        CUDA graphs, which must not; the options a config sets (`batch_invariant` among
+        them) where they differ from their defaults."""
+        options = set_options(self.config)
+        return {
             "backend": "hf",
             "path": resolved_path(self.config.path, local=self.config.tiny_arch is not None),
             "dtype": self.config.dtype,
             "max_new_tokens": self.config.max_new_tokens,
             "image_budget": self.config.image_budget.model_dump(),
+            **{name: value for name, value in options.items() if name not in _SPEED_ONLY},
         }
-        if self.config.batch_invariant:
-            identity["batch_invariant"] = True
-        return identity
 
     @property
     def batching_notes(self) -> list[str]:
@@ -161,6 +164,12 @@ class HFBackend(SyncBackend):
     def _engine_for(self, loaded: Loaded) -> DecodeEngine | None:
         """The slots engine sized by what failures taught, or None: `generate` answers."""
         if self.config.engine != "slots" or self._unsupported():
+            return None
+        if not decodes_greedily(self.config.generation):
+            self._engine_notes[
+                "sampling, repetition_penalty and stop strings are applied by transformers'"
+                " generate: answered by the generate engine"
+            ] = None
             return None
         slots = self._fallback.batch_size(self.config.batch_size)
         if self._engine is None or self._engine.settings.slots != slots:
@@ -342,13 +351,15 @@ def _run_batch(loaded: Loaded, items: list[Prepared]) -> list[Response]:
 
 
 def _response(loaded: Loaded, item: Prepared, tokens: list[int], seconds: float) -> Response:
-    return Response(
+    """The reply as the backend returns it: cut at a stop string, its reasoning split off."""
+    answer = Response(
         text=loaded.processor.tokenizer.decode(tokens, skip_special_tokens=True),
         usage=Usage(prompt_tokens=item.prompt_tokens, completion_tokens=len(tokens)),
         latency_s=item.seconds + seconds,
         image_notes=tuple(item.notes),
         attempts=item.attempts,
     )
+    return finish(answer, item.prompt, loaded.decoding)
 
 
 def _failure(item: Prepared, err: Exception) -> Response:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ from PIL import Image
 from vlmscope.config import ImageBudget
 from vlmscope.messages import ImagePart, Request, Response, Status
 from vlmscope.models.images import limit_images
+from vlmscope.models.prompting import with_system_prompt
 
 # Messages of errors that mean "the prompt does not fit": learned position embeddings indexed
 # past their end, servers' and tokenizers' length errors, a cache that is full.
@@ -62,11 +64,14 @@ class Prepared:
 
 @dataclass(frozen=True)
 class Encoder:
-    """Encodes requests for one processor, under one image budget and position limit."""
+    """Encodes requests for one processor, under one image budget and position limit, with the
+    model config's system prompt and chat-template arguments (`enable_thinking`, ...)."""
 
     processor: Any
     budget: ImageBudget
     max_positions: int | None
+    system_prompt: str | None = None
+    template_kwargs: Mapping[str, Any] = field(default_factory=dict)
 
     def prepare(
         self,
@@ -158,7 +163,10 @@ class Encoder:
         """The chat-template prompt (images as placeholders, in order) and the decoded images."""
         image_token = getattr(self.processor, "image_token", None)
         prompt = self.processor.apply_chat_template(
-            chat_messages(request, image_token), add_generation_prompt=True, tokenize=False
+            chat_messages(with_system_prompt(request, self.system_prompt), image_token),
+            add_generation_prompt=True,
+            tokenize=False,
+            **self.template_kwargs,
         )
         return prompt, [_decode(part) for part in request.images]
 

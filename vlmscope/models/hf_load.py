@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.config import HFModelConfig
+from vlmscope.models.hf_generation import Decoding
 from vlmscope.models.hf_inputs import Encoder
+from vlmscope.models.reasoning import resolve_tags
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class Loaded:
     stop_ids: frozenset[int]
     pad_id: int
     model_type: str  # for the batching notes
+    decoding: Decoding = Decoding()  # the config's generation options and reasoning tags
 
 
 def resolved_path(path: str, *, local: bool = False) -> str:
@@ -70,7 +73,11 @@ def load(config: HFModelConfig) -> Loaded:
     if tokenizer.eos_token_id is not None:
         stop_ids.add(tokenizer.eos_token_id)
     encoder = Encoder(
-        processor, config.image_budget, getattr(text_config, "max_position_embeddings", None)
+        processor,
+        config.image_budget,
+        getattr(text_config, "max_position_embeddings", None),
+        config.system_prompt,
+        config.generation.chat_template_kwargs,
     )
     return Loaded(
         processor,
@@ -79,4 +86,5 @@ def load(config: HFModelConfig) -> Loaded:
         frozenset(stop_ids),
         tokenizer.pad_token_id,
         getattr(model.config, "model_type", ""),
+        Decoding(config.generation, resolve_tags(config.reasoning_tags)),
     )

@@ -1,4 +1,5 @@
-"""The reference generation path: transformers' `generate` on a left-padded batch.
+"""The reference generation path: transformers' `generate` on a left-padded batch, with the
+model config's decoding options (`hf_generation`: sampling, repetition penalty, stop strings).
 
 Each row's answer is cut at its own token limit and at its first stop token, which equals what
 a run of that request alone produces (greedy, left padding, an attention mask).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+from vlmscope.models.hf_generation import generate_kwargs, seed_sampling
 from vlmscope.models.hf_inputs import Prepared, encode
 from vlmscope.models.hf_load import Loaded
 
@@ -23,11 +25,11 @@ def generate_tokens(loaded: Loaded, items: list[Prepared]) -> tuple[list[list[in
     model = loaded.model
     inputs = inputs.to(device=model.device, dtype=model.dtype)
     width = inputs["input_ids"].shape[1]
+    seed_sampling(loaded.decoding.options)
     with torch.inference_mode():
         output = model.generate(
             **inputs,
-            do_sample=False,
-            num_beams=1,
+            **generate_kwargs(loaded.decoding.options, loaded.processor.tokenizer),
             max_new_tokens=max(i.max_new_tokens for i in items),
             pad_token_id=loaded.pad_id,
         )

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import httpx
 
 from vlmscope.messages import Usage
-from vlmscope.models.openai_payload import BadBody, parse_completion
+from vlmscope.models.openai_payload import BadBody, parse_reply
+from vlmscope.models.openai_request import refusal_hint
 from vlmscope.models.retry import Cause, cause_of_status, retry_after_s
 
 _DETAIL_CHARS = 200
@@ -27,13 +29,20 @@ class MissingKey(ValueError):
 
 @dataclass(frozen=True)
 class Attempt:
-    """An answer (`cause` None), or why there was none and how long the server asked us to wait."""
+    """An answer (`cause` None), or why there was none and how long the server asked us to wait.
+
+    `refused` says which config field to change when the server refused a field of the body
+    (`openai_request.refusal_hint`); every request of the same config would be refused alike.
+    """
 
     text: str = ""
     usage: Usage = Usage()
     cause: Cause | None = None
     detail: str = ""
     retry_after: float | None = None
+    reasoning: str = ""
+    ended_by_limit: bool = False
+    refused: str | None = None
 
 
 def api_key(env_name: str | None) -> str | None:
@@ -47,9 +56,14 @@ def api_key(env_name: str | None) -> str | None:
 
 
 async def post_completion(
-    client: httpx.AsyncClient, body: bytes, key: str | None, timeout_s: float
+    client: httpx.AsyncClient,
+    body: bytes,
+    key: str | None,
+    timeout_s: float,
+    fields: Sequence[str] = (),
 ) -> Attempt:
-    """POST `body` to `chat/completions`, bounded by `timeout_s` from first to last byte."""
+    """POST `body` to `chat/completions`, bounded by `timeout_s` from first to last byte;
+    `fields` are the body's top-level field names, for a refusal that names one."""
     headers = {"Content-Type": "application/json"}
     if key:
         headers["Authorization"] = f"Bearer {key}"
@@ -62,16 +76,27 @@ async def post_completion(
     except httpx.TransportError as err:
         return Attempt(cause=Cause.CONNECTION, detail=redact(f"{type(err).__name__}: {err}", key))
     if not reply.is_success:
+        cause = cause_of_status(reply.status_code, reply.text) or Cause.CLIENT_ERROR
+        hint = None
+        if cause is Cause.CLIENT_ERROR:
+            hint = refusal_hint(reply.status_code, reply.text, dict.fromkeys(fields))
+        detail = redact(f"HTTP {reply.status_code}: {reply.text}", key)
         return Attempt(
-            cause=cause_of_status(reply.status_code, reply.text) or Cause.CLIENT_ERROR,
-            detail=redact(f"HTTP {reply.status_code}: {reply.text}", key),
+            cause=cause,
+            detail=detail if hint is None else f"{hint} ({detail})",
             retry_after=retry_after_s(reply.headers),
+            refused=hint,
         )
     try:
-        text, usage = parse_completion(reply.content)
+        completion = parse_reply(reply.content)
     except BadBody as err:
         return Attempt(cause=Cause.BAD_BODY, detail=str(err))
-    return Attempt(text=text, usage=usage)
+    return Attempt(
+        text=completion.text,
+        usage=completion.usage,
+        reasoning=completion.reasoning,
+        ended_by_limit=completion.ended_by_limit,
+    )
 
 
 def scrub(text: str, key: str | None) -> str:

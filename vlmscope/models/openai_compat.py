@@ -3,7 +3,14 @@
 Many requests are in flight at once, up to `concurrency`, over one pooled HTTP client. A
 request never raises and is never dropped: transient trouble (429, 5xx, timeouts, dropped
 connections, garbled replies) is retried with backoff (see `retry`), and what still fails comes
-back as a REQUEST_FAILED response with a short reason, counted in `stats`.
+back as a REQUEST_FAILED response with a short reason, counted in `stats`. A server that refuses
+a field of the body (a reasoning API refusing `max_tokens`) is told to no later request: every
+body holds the field, so each fails at once, its error naming the config field to change
+(`openai_request`).
+
+The body is what the model config asks for (`openai_request.request_body`), and a reply's
+reasoning trace, in a field of its own or between the config's reasoning tags, is split off
+its answer (`reasoning`).
 
 `concurrency` is the most requests in flight, not a fixed number: when the server refuses
 requests (429, or Retry-After) the limit drops and it climbs back while requests succeed (AIMD,
@@ -31,7 +38,7 @@ from typing import Any
 
 import httpx
 
-from vlmscope.config import OpenAIModelConfig
+from vlmscope.config import OpenAIModelConfig, set_options
 from vlmscope.messages import Request, Response, Status
 from vlmscope.models.base import ProgressCallback
 from vlmscope.models.concurrency import AdaptiveSlots, AIMDPolicy, Slot
@@ -40,7 +47,8 @@ from vlmscope.models.images import apply_image_budget, limit_images
 from vlmscope.models.in_order import InOrderSink
 from vlmscope.models.loop_thread import LoopThread
 from vlmscope.models.openai_attempt import MissingKey, api_key, post_completion, redact, scrub
-from vlmscope.models.openai_payload import chat_body
+from vlmscope.models.openai_request import request_body
+from vlmscope.models.reasoning import resolve_tags, with_reasoning
 from vlmscope.models.retry import RETRYABLE, BackoffPolicy, Cause, backoff_delay_s
 
 logger = logging.getLogger(__name__)
@@ -50,6 +58,7 @@ logger = logging.getLogger(__name__)
 class _Prepared:
     body: bytes
     notes: tuple[str, ...]
+    fields: tuple[str, ...] = ()  # the body's top-level field names
 
 
 class OpenAIBackend:
@@ -74,6 +83,8 @@ class OpenAIBackend:
         self._ready: asyncio.Semaphore | None = None
         # every key up front: `stats` may copy the dict from another thread while it counts
         self._counts = dict.fromkeys(_STAT_KEYS, 0)
+        self._tags = resolve_tags(config.reasoning_tags)
+        self._refused: str | None = None  # a body field the server refused: every body has it
         weakref.finalize(self, self._loop.stop)
 
     @property
@@ -85,6 +96,7 @@ class OpenAIBackend:
             "model": self.config.model,
             "max_new_tokens": self.config.max_new_tokens,
             "image_budget": self.config.image_budget.model_dump(),
+            **set_options(self.config),
         }
 
     @property
@@ -229,20 +241,36 @@ class OpenAIBackend:
                 )
             async with self._limit().slot(retry=attempts > 0) as slot:
                 sent()
-                attempts += 1
-                result = await post_completion(
-                    self._client_now(), prepared.body, key, self.config.timeout_s
+                refused = self._refused
+                if refused is None:
+                    attempts += 1
+                    result = await post_completion(
+                        self._client_now(), prepared.body, key, self.config.timeout_s,
+                        prepared.fields,
+                    )  # fmt: skip
+                    self._report(slot, result.cause, result.retry_after)
+            if refused is not None:  # the same body field would be refused again: not sent
+                error = f"{Cause.CLIENT_ERROR.value} (not sent): {refused}"
+                return Response(
+                    text="", status=Status.REQUEST_FAILED, error=error, attempts=attempts
                 )
-                self._report(slot, result.cause, result.retry_after)
             elapsed = time.perf_counter() - started
             if result.cause is None:
-                return Response(
+                answered = Response(
                     result.text,
                     usage=result.usage,
                     latency_s=elapsed,
                     image_notes=prepared.notes,
                     attempts=attempts,
                 )
+                return with_reasoning(
+                    answered,
+                    self._tags,
+                    field=result.reasoning,
+                    ended_by_limit=result.ended_by_limit,
+                )
+            if result.refused is not None:
+                self._refused = result.refused
             cause = result.cause
             if cause not in RETRYABLE or attempts > self._policy.max_retries:
                 return self._failure(cause, result.detail, attempts, elapsed, prepared.notes)
@@ -268,9 +296,9 @@ class OpenAIBackend:
 
     def _encode(self, request: Request) -> _Prepared:
         budgeted, notes = apply_image_budget(request, self.config.image_budget)
-        body = chat_body(budgeted, self.config.model, self.config.max_new_tokens)
+        body = request_body(budgeted, self.config)
         encoded = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        return _Prepared(encoded, tuple(notes))
+        return _Prepared(encoded, tuple(notes), tuple(body))
 
     def _failure(
         self, cause: Cause, detail: str, attempts: int, elapsed: float, notes: tuple[str, ...]

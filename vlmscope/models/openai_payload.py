@@ -2,7 +2,8 @@
 
 The body carries only `model`, `messages`, `max_tokens` and `temperature`: servers differ in
 which optional fields they accept (`transformers serve` rejects `n`, `logprobs`, `user`,
-`response_format`, ...), and these four are understood by all of them. Images become base64
+`response_format`, ...), and these four are understood by all of them. A model config that
+asks for more (a reasoning API's fields, sampling options) gets them from `openai_request`. Images become base64
 data URLs whose MIME type is read from the bytes, never from a file name.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from vlmscope.messages import (
@@ -22,6 +24,8 @@ from vlmscope.messages import (
     effective_max_new_tokens,
 )
 
+# Where servers put a reasoning trace they parsed out of the text (vLLM, SGLang, DeepSeek, ...)
+_REASONING_FIELDS = ("reasoning_content", "reasoning")
 # Formats every OpenAI-compatible server is expected to accept as-is; others are re-encoded.
 _MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
@@ -73,19 +77,47 @@ def image_data_url(data: bytes, number: int = 1) -> str:
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
 
+@dataclass(frozen=True)
+class Completion:
+    """What a chat-completion body says: the text, a reasoning trace the server returned in a
+    field of its own (`reasoning_content`, or `reasoning` as newer vLLM and OpenRouter name
+    it), the usage, and whether the token limit ended it (`finish_reason: length`)."""
+
+    text: str
+    reasoning: str = ""
+    usage: Usage = Usage()
+    ended_by_limit: bool = False
+
+
 def parse_completion(content: bytes) -> tuple[str, Usage]:
     """The answer text and token usage of a chat-completion body; BadBody if there is none."""
+    completion = parse_reply(content)
+    return completion.text, completion.usage
+
+
+def parse_reply(content: bytes) -> Completion:
+    """A chat-completion body read whole; BadBody if it holds no text. A reply that spent its
+    whole limit thinking may have no content (null) beside its trace: its text is empty."""
     try:
         body = json.loads(content)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise BadBody(f"reply is not JSON ({err.__class__.__name__} at byte {_pos(err)})") from err
     try:
-        text = body["choices"][0]["message"]["content"]
+        choice = body["choices"][0]
+        message = choice["message"]
+        text = message["content"]
     except (KeyError, IndexError, TypeError) as err:
         raise BadBody("reply has no choices[0].message.content") from err
+    reasoning = next(
+        (value for name in _REASONING_FIELDS if isinstance(value := message.get(name), str)), ""
+    )
+    usage = _usage(body.get("usage"))
+    if text is None and (reasoning or usage.reasoning_tokens):
+        text = ""
     if not isinstance(text, str):
         raise BadBody(f"choices[0].message.content is {type(text).__name__}, not text")
-    return text, _usage(body.get("usage"))
+    ended = isinstance(choice, dict) and choice.get("finish_reason") == "length"
+    return Completion(text, reasoning, usage, ended)
 
 
 def _content(turn: Turn, image_number: int) -> tuple[str | list[dict[str, Any]], int]:
@@ -122,9 +154,12 @@ def _as_png(data: bytes, number: int) -> bytes:
 def _usage(raw: Any) -> Usage:
     if not isinstance(raw, dict):
         return Usage()
+    details = raw.get("completion_tokens_details")
+    reasoning = details.get("reasoning_tokens") if isinstance(details, dict) else None
     return Usage(
         prompt_tokens=_count(raw.get("prompt_tokens")),
         completion_tokens=_count(raw.get("completion_tokens")),
+        reasoning_tokens=_count(reasoning),
     )
 
 

@@ -5,7 +5,7 @@ chat template that writes them, kept side by side because each must match the ot
 side, config and processor from the sizes, is a builder in `tiny_builders`. The chat templates
 follow each family's real one in shape (turn markers, where image placeholders go, how system
 text is carried), cut down to what the pipeline sends: text and image parts, system text,
-`add_generation_prompt`.
+`add_generation_prompt` (and `enable_thinking`, for the thinking variant of llava).
 
 Families whose processor owns a video processor (Qwen-VL, SmolVLM, LLaVA-OneVision, InternVL)
 or is torchvision-only (Pixtral) need torchvision; `needs_torchvision` says which, so a caller
@@ -83,6 +83,24 @@ def _chatml(image: str) -> str:
     )
 
 
+# A thinking model's ChatML (Qwen3-VL-Thinking, GLM-4.5V): the assistant turn opens a reasoning
+# trace, `<think>` and a newline; `enable_thinking=False` (a chat-template argument) closes an
+# empty one instead, so the reply is the answer alone.
+_CHATML_THINKING = (
+    _loop("<|im_start|>{{ message['role'] }}" + NL + "CONTENT<|im_end|>" + NL, _parts("<image>"))
+    + "{%- if add_generation_prompt -%}<|im_start|>assistant"
+    + NL
+    + "{%- if enable_thinking is defined and not enable_thinking -%}<think>"
+    + NL
+    + NL
+    + "</think>"
+    + NL
+    + NL
+    + "{%- else -%}<think>"
+    + NL
+    + "{%- endif -%}{%- endif -%}"
+)
+
 # SmolVLM: "<|im_start|>User:<image>question<end_of_utterance>\nAssistant:"
 _SMOLVLM_TEMPLATE = (
     "<|im_start|>"
@@ -146,6 +164,8 @@ FAMILIES: dict[str, TinyFamily] = {
     f.arch: f
     for f in (
         TinyFamily("llava", builders.llava, _chatml("<image>"),
+                   named_tokens={"image_token": "<image>"}, turn_tokens=_CHATML_TOKENS),
+        TinyFamily("llava_thinking", builders.llava, _CHATML_THINKING,
                    named_tokens={"image_token": "<image>"}, turn_tokens=_CHATML_TOKENS),
         TinyFamily("idefics3", builders.idefics3, _chatml("<image>"),
                    named_tokens=_IDEFICS3_TOKENS, turn_tokens=_CHATML_TOKENS,

@@ -26,13 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from vlmscope.config import VLLMModelConfig
+from vlmscope.config import VLLMModelConfig, set_options
 from vlmscope.dependencies import MissingDependency
 from vlmscope.messages import GenerationParams, Request, Response, Status, Usage
 from vlmscope.models.base import ProgressCallback, SyncBackend
 from vlmscope.models.hf_inputs import ContextOverflow, is_overflow, overflow_note
 from vlmscope.models.hf_load import resolved_path
 from vlmscope.models.in_order import InOrderSink
+from vlmscope.models.reasoning import Tags, prompt_opens_reasoning, resolve_tags, with_reasoning
 from vlmscope.models.vllm_inputs import VLLMInput, sampling_kwargs, to_vllm
 
 logger = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class VLLMBackend(SyncBackend):
         self.name = config.name
         self.config = config
         self._loaded: _Loaded | None = None
+        self._tags = resolve_tags(config.reasoning_tags)
 
     @property
     def identity(self) -> dict[str, Any]:
@@ -85,6 +87,7 @@ class VLLMBackend(SyncBackend):
             "decoding": {k: v for k, v in _GREEDY.items() if k != "max_tokens"},
             "image_budget": self.config.image_budget.model_dump(),
             "engine_args": dict(sorted(self.config.engine_args.items())),
+            **set_options(self.config),
         }
 
     def generate(
@@ -126,6 +129,8 @@ class VLLMBackend(SyncBackend):
                 self.config.image_budget,
                 self.config.max_new_tokens,
                 keep=keep,
+                system_prompt=self.config.system_prompt,
+                options=self.config.generation,
             )
         except Exception as err:  # an unreadable image, a template that rejects the messages
             return Response(
@@ -142,7 +147,7 @@ class VLLMBackend(SyncBackend):
         if not items:
             return []
         try:
-            outcomes = _run(loaded, items)
+            outcomes = _run(loaded, items, self._tags)
         except Exception as err:
             if len(items) > 1:
                 middle = len(items) // 2
@@ -188,10 +193,13 @@ class VLLMBackend(SyncBackend):
 _GREEDY = sampling_kwargs(GenerationParams(), None)
 
 
-def _run(loaded: _Loaded, items: list[_Item]) -> list[Response | BaseException]:
+def _run(
+    loaded: _Loaded, items: list[_Item], tags: Tags | None = None
+) -> list[Response | BaseException]:
     """One `LLM.generate` call. A request whose prompt plus token limit exceeds the model's
     positions comes back as an error (as the hf backend refuses it before generating), so
-    answers do not depend on how vLLM would have cut it short."""
+    answers do not depend on how vLLM would have cut it short. Each answer has its reasoning
+    trace split off by `tags` (a prompt that opened the trace makes the reply start in it)."""
     started = time.perf_counter()
     outputs = loaded.llm.generate(
         [item.input.prompt for item in items],
@@ -213,17 +221,15 @@ def _run(loaded: _Loaded, items: list[_Item]) -> list[Response | BaseException]:
                 )
             )
             continue
-        results.append(
-            Response(
-                text=completion.text,
-                usage=Usage(
-                    prompt_tokens=prompt_tokens, completion_tokens=len(completion.token_ids)
-                ),
-                latency_s=share,
-                image_notes=tuple(item.notes),
-                attempts=item.attempts,
-            )
+        answer = Response(
+            text=completion.text,
+            usage=Usage(prompt_tokens=prompt_tokens, completion_tokens=len(completion.token_ids)),
+            latency_s=share,
+            image_notes=tuple(item.notes),
+            attempts=item.attempts,
         )
+        opened = prompt_opens_reasoning(item.input.prompt["prompt"], tags)
+        results.append(with_reasoning(answer, tags, opened=opened))
     return results
 
 

@@ -17,10 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from vlmscope.config import ImageBudget
+from vlmscope.config import GenerationOptions, ImageBudget
 from vlmscope.messages import GenerationParams, Request, effective_max_new_tokens
 from vlmscope.models.hf_inputs import Encoder
 from vlmscope.models.images import limit_images
+
+UNSET = GenerationOptions()
+"""No generation option set: each track's rule (greedy, its token limit)."""
 
 
 class ChatTemplate(Protocol):
@@ -39,15 +42,26 @@ class VLLMInput:
     notes: tuple[str, ...] = ()
 
 
-def sampling_kwargs(params: GenerationParams, max_new_tokens: int | None) -> dict[str, Any]:
+def sampling_kwargs(
+    params: GenerationParams,
+    max_new_tokens: int | None,
+    options: GenerationOptions = UNSET,
+) -> dict[str, Any]:
     """Greedy decoding (as the hf backend: answers must repeat, so a request's temperature is
-    not used) up to the request's token limit, lowered to the config's cap when set."""
-    return {
+    not used) up to the request's token limit, lowered to the config's cap when set; the model
+    config's generation options (a temperature to sample at, top_p, stop strings, ...) on top."""
+    kwargs: dict[str, Any] = {
         "max_tokens": effective_max_new_tokens(params.max_new_tokens, max_new_tokens),
-        "temperature": 0.0,
+        "temperature": 0.0 if options.temperature is None else options.temperature,
         "n": 1,
         "skip_special_tokens": True,
     }
+    for name in ("top_p", "top_k", "seed", "repetition_penalty"):
+        if (value := getattr(options, name)) is not None:
+            kwargs[name] = value
+    if options.stop:
+        kwargs["stop"] = list(options.stop)
+    return kwargs
 
 
 def to_vllm(
@@ -57,20 +71,24 @@ def to_vllm(
     max_new_tokens: int | None = None,
     *,
     keep: int | None = None,
+    system_prompt: str | None = None,
+    options: GenerationOptions = UNSET,
 ) -> VLLMInput:
     """`request` within `budget` (at most `keep` images when given: a retry after a context
-    overflow); raises ValueError when an image cannot be read (PIL's OSError when its data is
-    cut short, as in the hf backend)."""
+    overflow), with the model config's system prompt and generation options; raises
+    ValueError when an image cannot be read (PIL's OSError when its data is cut short, as in
+    the hf backend)."""
     fitted, notes = limit_images(
         request, budget.max_images if keep is None else keep, budget.max_side
     )
-    prompt_text, images = Encoder(template, budget, None).prompt_and_images(fitted)
+    encoder = Encoder(template, budget, None, system_prompt, options.chat_template_kwargs)
+    prompt_text, images = encoder.prompt_and_images(fitted)
     prompt: dict[str, Any] = {"prompt": prompt_text}
     if images:
         prompt["multi_modal_data"] = {"image": images}
     return VLLMInput(
         prompt=prompt,
-        sampling=sampling_kwargs(request.params, max_new_tokens),
+        sampling=sampling_kwargs(request.params, max_new_tokens, options),
         images=len(images),
         notes=tuple(notes),
     )

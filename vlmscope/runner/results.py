@@ -33,7 +33,8 @@ FORMAT_VERSION = 2
 """Version of the summary rows' shape. 1: the first release (no `format_version` column, no
 boards); 2: `format_version`, and rating boards as datasets of their own. A model's summary got
 its `limit` column (the run's `--limit`, null for a full run) within format 2: readers take a
-summary without it for a full run."""
+summary without it for a full run. Details got their reasoning columns within format 2 too:
+readers take details without them as answers without a trace."""
 BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `folder_name`)
 BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
@@ -93,6 +94,10 @@ def details_rows(result: TrackResult) -> list[dict[str, Any]]:
                 "latency_s": response.latency_s,
                 "attempts": response.attempts,
                 "image_notes": list(response.image_notes),
+                "reasoning": response.reasoning,
+                "reasoning_tokens": response.usage.reasoning_tokens,
+                "reasoning_tokens_estimated": response.usage.reasoning_tokens_estimated,
+                "truncated_in_reasoning": response.truncated_in_reasoning,
             }
         )
     return rows
@@ -279,6 +284,11 @@ _DETAILS_FEATURES = datasets.Features(
         "latency_s": datasets.Value("float64"),
         "attempts": _I,
         "image_notes": datasets.List(_S),
+        # the model's reasoning trace, kept apart from `response` (the answer that was scored)
+        "reasoning": _S,
+        "reasoning_tokens": _I,
+        "reasoning_tokens_estimated": datasets.Value("bool"),
+        "truncated_in_reasoning": datasets.Value("bool"),
     }
 )
 _SUMMARY_FEATURES = datasets.Features(

@@ -41,7 +41,7 @@ from vlmscope.runner.results import (
     write_board_result,
     write_result,
 )
-from vlmscope.runner.run_facts import generation_facts
+from vlmscope.runner.run_facts import generation_facts, reasoning_facts
 from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
 from vlmscope.tracks.conversation import walk_conversations
 
@@ -101,6 +101,8 @@ def _score_one(
     track_report = track.summarize(samples, scored)
     summary = track_report.summary()
     summary["generation"] = generation_facts(samples, keys_of.identity)
+    if (reasoning := reasoning_facts(responses)) is not None:
+        summary["generation"]["reasoning"] = reasoning
     if report.batching:  # batches that failed, and what the backend did instead (not scores)
         summary["generation"]["batching_fallback"] = report.batching
     if judge is not None:

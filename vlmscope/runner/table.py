@@ -71,6 +71,13 @@ def format_table(report: RunReport) -> str:
             "per task for MEGA-Bench); the leaderboard shows it only where no full run exists"
         )
     for track in report.tracks:
+        reasoning = track.summary.get("generation", {}).get("reasoning") or {}
+        if reasoning.get("truncated_in_reasoning"):
+            lines.append(
+                f"{track.model} / {track.track}: {reasoning['truncated_in_reasoning']} of "
+                f"{reasoning['answers_with_reasoning']} reasoned answers ended inside their "
+                "reasoning (no answer; raise the token limit)"
+            )
         if track.batching:  # answers are the same; the batches that produced them were not
             lines.append(
                 f"{track.model} / {track.track}: batching fell back: " + "; ".join(track.batching)

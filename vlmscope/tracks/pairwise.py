@@ -334,7 +334,9 @@ def _not_judgeable(
 
 def _style(response: Response) -> dict[str, Any]:
     """Style metadata as the references record it; tokens from the backend's own count when it
-    reports one (the references count with tiktoken, which needs a download), else words."""
+    reports one (the references count with tiktoken, which needs a download), else words. The
+    length is the answer's, without any reasoning trace: what a reader (or the arena's style
+    control) sees."""
     counts = answer_style_counts(response.text)
-    tokens = response.usage.completion_tokens or len(response.text.split())
+    tokens = response.answer_tokens or len(response.text.split())
     return {"token_len": tokens, **counts}

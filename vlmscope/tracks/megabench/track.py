@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.dependencies import Dependency
-from vlmscope.judges.client import Judge
+from vlmscope.judges.client import Judge, reasoning_record
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart
@@ -101,7 +101,8 @@ class MegaBenchTrack(TrackBase):
     async def score(self, sample: Sample, response: Response, context: ScoringContext) -> Scored:
         row = self._row(sample)
         text = SKIP_TEXT if sample.meta["over_budget"] else response.text
-        judge_replies, judge_problems = await self._judge(row, sample.request, text, context.judge)
+        judged = await self._judge(row, sample.request, text, context.judge)
+        judge_replies, judge_problems, judge_reasoning = judged
         result = score_query(
             task_name=row.task_name,
             metric_info=row.metric_info,
@@ -140,6 +141,7 @@ class MegaBenchTrack(TrackBase):
                 },
                 "judge_replies": dict(judge_replies or {}),
                 "judge_problems": judge_problems,
+                **({"judge_reasoning": judge_reasoning} if judge_reasoning else {}),
                 "eval_type": result.eval_type,
                 "prompt_notes": sample.meta["prompt_notes"],
                 "reference": {k: str(v) for k, v in row.answer.items()},
@@ -170,7 +172,9 @@ class MegaBenchTrack(TrackBase):
 
     async def _judge(
         self, row: QueryRow, request: Request, text: str, judge: Judge | None
-    ) -> tuple[dict[str, str] | None, dict[str, str]]:
+    ) -> tuple[dict[str, str] | None, dict[str, str], dict[str, dict[str, Any]]]:
+        """Each judged field's reply, each field the judge could not answer and why, and the
+        judge's reasoning per field (when it reasoned)."""
         images = request.images if self.options.judge_with_images else []
         contents = build_judge_requests(
             metric_info=row.metric_info,
@@ -181,11 +185,12 @@ class MegaBenchTrack(TrackBase):
             image_contents=tuple({"type": "image", "index": i} for i in range(len(images))),
         )
         if not contents:
-            return None, {}
+            return None, {}, {}
         if judge is None:
-            return {}, dict.fromkeys(contents, "no judge configured")
+            return {}, dict.fromkeys(contents, "no judge configured"), {}
         replies: dict[str, str] = {}
         problems: dict[str, str] = {}
+        reasoning: dict[str, dict[str, Any]] = {}
         for field_name, content in contents.items():
             parts: list[Part] = [
                 ImagePart(images[item["index"]].data)
@@ -198,7 +203,9 @@ class MegaBenchTrack(TrackBase):
                 replies[field_name] = judged.text
             else:
                 problems[field_name] = judged.error or judged.status.value
-        return replies, problems
+            if trace := reasoning_record([judged]):
+                reasoning[field_name] = trace
+        return replies, problems, reasoning
 
 
 def limit_per_task(rows: list[QueryRow], limit: int) -> list[QueryRow]:

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from PIL import Image
 
-from vlmscope.judges.client import Judge
+from vlmscope.judges.client import Judge, reasoning_record
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.judges.verdicts import DOUBLE_BRACKET_PATTERN, STRICT_RULES, parse_verdict
-from vlmscope.messages import ImagePart, Request
+from vlmscope.messages import ImagePart, Request, Response
 from vlmscope.prompts import read_prompt_file
 
 #: gen_judgement.py: temperature 0, max_completion_tokens 8192.
@@ -120,23 +120,36 @@ async def judge_game(judge: Judge, request: Request, *, model_first: bool) -> di
     reply_text: str | None = None
     error: str | None = None
     attempts = 0
+    kept: list[Response] = []
     for attempt in range(JUDGE_ATTEMPTS):
         attempts = attempt + 1
         reply = await judge.ask(request, attempt=attempt)
         if not reply.ok:
             error = reply.error or reply.status.value
             continue
-        reply_text, error = reply.text, None
+        reply_text, error, kept = reply.text, None, [reply]
         if _LABEL.search(reply.text):
             break
-    return game_record(reply_text, model_first=model_first, attempts=attempts, error=error)
+    return game_record(
+        reply_text,
+        model_first=model_first,
+        attempts=attempts,
+        error=error,
+        reasoning=reasoning_record(kept),
+    )
 
 
 def game_record(
-    judgment: str | None, *, model_first: bool, attempts: int = 1, error: str | None = None
+    judgment: str | None,
+    *,
+    model_first: bool,
+    attempts: int = 1,
+    error: str | None = None,
+    reasoning: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One game as the details store it: the kept reply, its label under ProBench's parser
-    (`STRICT_RULES`) or why there is none, how many attempts it took, the last call's error."""
+    (`STRICT_RULES`) or why there is none, how many attempts it took, the last call's error,
+    and the judge's reasoning behind the kept reply (`reasoning_record`, when it reasoned)."""
     verdict = parse_verdict(judgment, STRICT_RULES)
     return {
         "model_first": model_first,
@@ -145,4 +158,5 @@ def game_record(
         "outcome": verdict.outcome.value,
         "attempts": attempts,
         "error": error,
+        **(reasoning or {}),
     }

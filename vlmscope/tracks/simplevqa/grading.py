@@ -17,12 +17,14 @@ from __future__ import annotations
 import enum
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from vlmscope.judges.client import Judge
+from vlmscope.judges.client import Judge, reasoning_record
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
-from vlmscope.messages import Request
+from vlmscope.messages import Request, Response
 from vlmscope.tracks.simplevqa.grader_prompt import GraderPrompt, ReplyFormat
 
 
@@ -49,6 +51,8 @@ class GradeResult:
     grade: Grade | None
     replies: tuple[str, ...]
     judge_error: str | None = None
+    reasoning: Mapping[str, Any] = field(default_factory=dict)
+    """The grader's reasoning behind the replies (`reasoning_record`; empty without)."""
 
     @property
     def outcome(self) -> str:
@@ -154,16 +158,17 @@ async def grade_response(
 ) -> GradeResult:
     """Ask the (cached) judge; retry an unreadable reply once with the format reminder."""
     replies: list[str] = []
+    answered: list[Response] = []
     for retry in (False, True):
         response = await judge.ask(
             grader_request(settings, prompt, question, gold_answer, predicted, retry=retry)
         )
         if not response.ok:
-            return GradeResult(
-                None, tuple(replies), judge_error=response.error or response.status.value
-            )
+            error = response.error or response.status.value
+            return GradeResult(None, tuple(replies), error, reasoning_record(answered))
         replies.append(response.text)
+        answered.append(response)
         grade = parse_reply(response.text, prompt.reply_format)
         if grade is not Grade.UNPARSEABLE:
-            return GradeResult(grade, tuple(replies))
-    return GradeResult(Grade.UNPARSEABLE, tuple(replies))
+            return GradeResult(grade, tuple(replies), reasoning=reasoning_record(answered))
+    return GradeResult(Grade.UNPARSEABLE, tuple(replies), reasoning=reasoning_record(answered))

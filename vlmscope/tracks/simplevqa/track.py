@@ -135,7 +135,11 @@ class SimpleVQATrack(TrackBase):
             scores,
             parsed=result.grade.value if result.grade else None,
             outcome=result.outcome,
-            extra={"grader_replies": list(result.replies), "judge_error": result.judge_error},
+            extra={
+                "grader_replies": list(result.replies),
+                "judge_error": result.judge_error,
+                **({"grader_reasoning": dict(result.reasoning)} if result.reasoning else {}),
+            },
         )
 
     def summarize(self, samples: Sequence[Sample], scored: Sequence[Scored]) -> SimpleVQAReport:
