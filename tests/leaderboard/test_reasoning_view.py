@@ -6,14 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from vlmscope.leaderboard.store import ResultStore
-
 from tests.reasoning.runs import gold_answers, vlmscope_run
 from tests.reasoning.stubs import WRONG, InlineThinking, Thinker
 from tests.servers import OpenAIStub
-from vlmscope.leaderboard import samples as sv
+from vlmscope.leaderboard import browsed_samples as sv
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.overview import CUT_OFF, overview_frame
+from vlmscope.leaderboard.result_store import ResultStore
 
 
 def test_traces_are_folded_and_cut_off_replies_counted(
