@@ -76,20 +76,23 @@ def test_context_overflow_retries_with_half_the_images(tiny_dirs: dict[str, Path
     assert ok.ok and ok.image_notes == ()
 
 
-def test_overflow_error_from_generation_is_retried(
-    tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("engine", ["generate", "slots"])
+def test_overflow_error_from_the_model_is_retried(
+    tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch, engine: str
 ) -> None:
-    """Models with learned positions fail inside generate; that too costs images, not the request."""
-    hf = backend(tiny_dirs["llava"], engine="generate")
+    """Models with learned positions fail inside the model (generate's call, or the slots
+    engine's prefill); that too costs images, not the request."""
+    hf = backend(tiny_dirs["llava"], engine=engine, prefill_batch=1)
     model = hf._load().model
-    real_generate = model.generate
+    entry = "generate" if engine == "generate" else "forward"
+    real = getattr(model, entry)
 
-    def limited_generate(**inputs: Any) -> Any:
+    def limited(*args: Any, **inputs: Any) -> Any:
         if inputs["input_ids"].shape[1] > 60:
             raise IndexError("index out of range in self")
-        return real_generate(**inputs)
+        return real(*args, **inputs)
 
-    monkeypatch.setattr(model, "generate", limited_generate)
+    monkeypatch.setattr(model, entry, limited)
     request = user_request(*[png(20, 20, i) for i in range(4)], "Describe.")
     (response,) = hf.generate([request])
     assert response.ok and response.attempts == 2

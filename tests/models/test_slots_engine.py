@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import torch
 
-from tests.models.helpers import backend, mixed_requests, png
+from tests.models.helpers import backend, mixed_requests
 from vlmscope.messages import ImagePart, Response, Status, user_request
 from vlmscope.models import hf, hf_decode
 from vlmscope.models.hf_slots import SlotCache
@@ -31,23 +31,6 @@ def patch_forward(monkeypatch: pytest.MonkeyPatch, model: Any, fail: Any) -> Non
         return real(*args, **kwargs)
 
     monkeypatch.setattr(model, "forward", forward)
-
-
-def test_an_overflow_at_prefill_is_retried_with_half_the_images(
-    tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    slots = backend(tiny_dirs["llava"], prefill_batch=1)
-
-    def long(ids: torch.Tensor) -> Exception | None:  # learned positions end at 60
-        return IndexError("index out of range in self") if ids.shape[1] > 60 else None
-
-    patch_forward(monkeypatch, slots._load().model, long)
-    (response,) = slots.generate([user_request(*[png(20, 20, i) for i in range(4)], "Describe.")])
-    assert response.ok and response.attempts == 2
-    assert response.image_notes[0] == (
-        "context overflow with 4 images (index out of range in self); retrying with 2"
-    )
-    assert response.usage.prompt_tokens <= 60
 
 
 def test_a_failed_group_is_prefilled_again_alone_and_only_the_bad_request_fails(
