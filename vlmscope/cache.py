@@ -23,7 +23,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from vlmscope.input_errors import InputError
 from vlmscope.messages import Response
+from vlmscope.owned_files import SQLITE_COMPANIONS, refuse_unowned
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +57,7 @@ class CacheFull(OSError):
     """The cache could not commit because its disk is full; the message names the file."""
 
 
-class CacheDamaged(RuntimeError):
+class CacheDamaged(RuntimeError, InputError):
     """The cache file cannot be used as it is; the message says how to go on.
 
     Raised instead of SQLite's own error, which names neither the file nor a way out.
@@ -144,6 +146,7 @@ class ResponseCache:
         self.path = Path(path)
         self.unreadable: dict[str, str] = {}
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        refuse_unowned(self.path, SQLITE_COMPANIONS)  # a link or a folder: not ours to open
         self._conn = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None)
         self._conn.create_function("vlmscope_readable", 1, _readable, deterministic=True)
         try:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from vlmscope.input_errors import InputError
+
 
 @dataclass(frozen=True)
 class Dependency:
@@ -27,7 +29,7 @@ class Dependency:
         return asdict(self)
 
 
-class MissingDependency(RuntimeError):
+class MissingDependency(RuntimeError, InputError):
     """A track's system dependency is missing and the run was not told to go on without it."""
 
 

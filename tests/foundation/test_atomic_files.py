@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from vlmscope import atomic_files
 from vlmscope.atomic_files import write_bytes_atomic, write_text_atomic
 from vlmscope.tracks.megabench.official_files import write_json
 
@@ -35,13 +36,13 @@ def test_failed_rename_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mo
 def test_failed_write_leaves_no_partial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "votes.jsonl"
     write_bytes_atomic(target, b"old\n")
-    real_write = Path.write_bytes
+    real_write = atomic_files.write_all
 
-    def half_then_fail(self: Path, data: bytes) -> int:
-        real_write(self, data[: len(data) // 2])
+    def half_then_fail(fd: int, data: bytes) -> None:
+        real_write(fd, data[: len(data) // 2])
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(Path, "write_bytes", half_then_fail)
+    monkeypatch.setattr(atomic_files, "write_all", half_then_fail)
     with pytest.raises(OSError):
         write_bytes_atomic(target, b"new content\n")
     assert target.read_bytes() == b"old\n"

@@ -264,7 +264,7 @@ def test_bad_requests_exit_2_naming_the_problem(
     out = tmp_path / "x"
     assert ratings(*argv, "--out", str(out / "b.json"), "--result-dir", str(out / "d")) == 2
     err = capsys.readouterr().err
-    assert err.startswith("vlmscope ratings battles:") and message in err
+    assert err.startswith("error: vlmscope ratings battles:") and message in err
     assert not out.exists()
 
 

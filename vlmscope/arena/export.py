@@ -6,7 +6,8 @@ Two layouts, the two `vlmscope.tracks.hub_files` reads:
   file (`vlmscope ratings battles`, `vlmscope visionarena leaderboard FILE`);
 - `parquet`: `data/train-00000-of-00001.parquet` with the images embedded as {bytes, path}
   structs, as the Hub publishes the Battle dataset (and what a Hub push uploads).
-Files are written beside their final name and renamed into place, so a reader never sees half.
+Files are written beside their final name and renamed into place, so a reader never sees half;
+an `images` folder that is a symbolic link is refused (`vlmscope.owned_files`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pyarrow.parquet as pq
 
 from vlmscope.arena.vote_store import StoredVote, VoteStore
 from vlmscope.atomic_files import write_bytes_atomic
+from vlmscope.owned_files import refuse_linked_folder
 
 EXTENSIONS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp", "GIF": "gif"}
 JSONL_NAME = "battles.jsonl"
@@ -36,6 +38,7 @@ def export_jsonl(store: VoteStore, folder: str | Path) -> Path:
     """Write the JSON-lines layout into `folder`; returns the battles file."""
     folder = Path(folder)
     images = folder / "images"
+    refuse_linked_folder(images)  # images go into the export folder, not where a link points
     images.mkdir(parents=True, exist_ok=True)
     lines = []
     for vote in store.votes():
@@ -87,6 +90,7 @@ def battle_table(store: VoteStore, votes: Sequence[StoredVote]) -> pa.Table:
 def export_parquet(store: VoteStore, folder: str | Path) -> Path:
     """Write the Hub parquet layout into `folder`; returns the shard."""
     target = Path(folder) / PARQUET_NAME
+    refuse_linked_folder(target.parent)
     write_table(battle_table(store, store.votes()), target)
     return target
 

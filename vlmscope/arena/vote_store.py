@@ -23,6 +23,7 @@ from typing import Any
 
 from vlmscope.arena.battles import Battle
 from vlmscope.arena.safety import CheckedImage
+from vlmscope.owned_files import SQLITE_COMPANIONS, refuse_unowned
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS images (
@@ -59,6 +60,7 @@ class VoteStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        refuse_unowned(self.path, SQLITE_COMPANIONS)  # a link planted there is not followed
         self._db = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, timeout=30.0
         )

@@ -8,6 +8,9 @@ Start-up stays cheap: `vlmscope COMMAND ...` imports only the module that adds C
 `_COMMAND_MODULES`), so e.g. `vlmscope megabench score` never imports the ratings engine (scipy)
 or the runner's configuration (pydantic). `vlmscope --help` or a mistyped command builds the
 whole parser.
+
+Every command ends on input it cannot use the same way (`vlmscope.input_errors.guarded`): one
+`error:` line, exit status 2, no traceback; `--debug`, anywhere on the line, adds the traceback.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+
+from vlmscope.input_errors import DEBUG_FLAG, DEBUG_HELP, guarded, take_debug_flag
 
 # The top-level command each module adds with its `add_subparser(subparsers)` (checked by
 # tests/megabench/test_cli_startup.py); a module is imported only to build the parser.
@@ -44,6 +49,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="vlmscope",
         description="Evaluate vision-language models on MEGA-Bench, ProBench, SimpleVQA and VisionArena.",
     )
+    parser.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name in _SUBCOMMANDS if argv is None else _modules_for(argv):
         importlib.import_module(module_name).add_subparser(subparsers)
@@ -51,7 +57,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    arguments = sys.argv[1:] if argv is None else argv
-    args = build_parser(arguments).parse_args(arguments)
-    code: int = args.func(args)
-    return code
+    arguments, debug = take_debug_flag(list(sys.argv[1:] if argv is None else argv))
+
+    def command() -> int:
+        args = build_parser(arguments).parse_args(arguments)
+        code: int = args.func(args)
+        return code
+
+    return guarded(command, debug=debug)

@@ -52,7 +52,7 @@ def run_and_write(
         rated = rate(args)
         input_bytes = args.file.read_bytes() if args.result_dir is not None else b""
     except (ValueError, KeyError, OSError) as error:
-        print(f"vlmscope ratings {command}: {_reason(error)}", file=sys.stderr)
+        print(f"error: vlmscope ratings {command}: {_reason(error)}", file=sys.stderr)
         return 2
     for reason, count in rated.board.skipped_rows.items():
         first = rated.first_skipped.get(reason, "")
@@ -66,7 +66,7 @@ def run_and_write(
         if args.result_dir is not None:
             _write_result(args, command, rated, config_hash(rated.request, input_bytes), started_at)
     except OSError as error:
-        print(f"vlmscope ratings {command}: {_reason(error)}", file=sys.stderr)
+        print(f"error: vlmscope ratings {command}: {_reason(error)}", file=sys.stderr)
         return 2
     print(f"board: {describe(rated.board)}")
     return 0

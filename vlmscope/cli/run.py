@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from vlmscope.atomic_files import write_text_atomic
-from vlmscope.cache import CacheDamaged
 from vlmscope.config import ConfigError, RunConfig, load_config
-from vlmscope.dependencies import MissingDependency
-from vlmscope.runner.output_lock import OutputLocked
 from vlmscope.runner.results import limited_name
 
 DESCRIPTION = """\
@@ -92,13 +88,10 @@ def handle(args: argparse.Namespace) -> int:
     from vlmscope.runner.publish import push_to_hub
     from vlmscope.runner.table import format_table
 
-    try:
-        config = config_from_args(args)
-        report = run(config, source=str(args.config))
-    except (ConfigError, CacheDamaged, OutputLocked, MissingDependency, OSError) as err:
-        # OSError: a full disk or an unwritable output folder; the message names the file
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    config = config_from_args(args)
+    # a bad config, a locked or damaged output, a full disk: one `error:` line at the entry
+    # point (`vlmscope.input_errors.guarded`), naming the file
+    report = run(config, source=str(args.config))
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only
         print(format_table(report))
         if config.note:

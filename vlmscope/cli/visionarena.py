@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from vlmscope.atomic_files import write_text_atomic
+from vlmscope.atomic_files import write_bytes_atomic, write_text_atomic
 from vlmscope.cli.classify_inputs import PromptRow, check_references, read_prompt_rows
 from vlmscope.cli.failure import fail
 from vlmscope.cli.visionarena_agreement import add_agreement_parser
@@ -290,9 +290,8 @@ def write_labels(
     import pyarrow.parquet as pq
 
     records = label_records(rows, decisions, categories)
-    with (out / "labels.jsonl").open("w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    write_text_atomic(out / "labels.jsonl", lines)
     reasoned = reasoned_categories(decisions, categories)
     schema = pa.schema(
         [("id", pa.string())]
@@ -301,7 +300,9 @@ def write_labels(
         + [(f"{c}_{kind}", type_) for c in reasoned
            for kind, type_ in (("reasoning", pa.string()), ("reasoning_tokens", pa.int64()))]
     )  # fmt: skip
-    pq.write_table(pa.Table.from_pylist(records, schema=schema), out / "labels.parquet")
+    buffer = pa.BufferOutputStream()
+    pq.write_table(pa.Table.from_pylist(records, schema=schema), buffer)
+    write_bytes_atomic(out / "labels.parquet", buffer.getvalue().to_pybytes())
 
 
 def counts_table(

@@ -8,10 +8,42 @@ not offer is refused first, the same way for every builder (`check_name`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import datasets
+
+from vlmscope.input_errors import DEBUG_FLAG, DEBUG_HELP, describe, guarded, input_cause
+
+
+class NamedRowErrors:
+    """Mixed into a `datasets` builder (before `GeneratorBasedBuilder`): a generation error
+    caused by bad input is raised again with that input error's message."""
+
+    def download_and_prepare(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().download_and_prepare(*args, **kwargs)  # type: ignore[misc]
+        except datasets.exceptions.DatasetGenerationError as err:
+            cause = input_cause(err.__cause__) if err.__cause__ is not None else None
+            if cause is None:
+                raise
+            raise datasets.exceptions.DatasetGenerationError(describe(cause)) from cause
+
+
+def export_main(
+    parser: argparse.ArgumentParser, argv: list[str] | None, export: Callable[[Any], Any]
+) -> int:
+    """Parse `argv` (with `--debug` added to `parser`), print what `export(args)` wrote, and end
+    bad input as one `error:` line with exit status 2 (`vlmscope.input_errors.guarded`)."""
+    parser.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP)
+    args = parser.parse_args(argv)
+
+    def run() -> int:
+        print(export(args))
+        return 0
+
+    return guarded(run, debug=args.debug)
 
 
 def check_name(kind: str, name: str, known: Sequence[str]) -> None:

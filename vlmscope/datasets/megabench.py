@@ -24,7 +24,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import check_name, prepare_split
+from vlmscope.datasets.building import NamedRowErrors, check_name, export_main, prepare_split
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
@@ -47,7 +47,7 @@ FEATURES = datasets.Features(
 VERSION = datasets.Version("1.0.0")
 
 
-class MegaBench(datasets.GeneratorBasedBuilder):
+class MegaBench(NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = VERSION
     BUILDER_CONFIGS = [datasets.BuilderConfig(name=name, version=VERSION) for name in CONFIGS]
     DEFAULT_CONFIG_NAME = "core"
@@ -124,9 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("out_dir", help="where to write the Hub-style folder")
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    args = parser.parse_args(argv)
-    print(export(args.data_dir, args.out_dir, args.cache_dir))
-    return 0
+    return export_main(parser, argv, lambda a: export(a.data_dir, a.out_dir, a.cache_dir))
 
 
 if __name__ == "__main__":

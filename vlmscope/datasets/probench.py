@@ -29,7 +29,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import check_name, prepare_split
+from vlmscope.datasets.building import NamedRowErrors, check_name, export_main, prepare_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.probench.row_files import SPLIT
 from vlmscope.tracks.probench.rows import (
@@ -72,7 +72,7 @@ _DESCRIPTIONS = {
 VERSION = datasets.Version("1.0.0")
 
 
-class ProBench(datasets.GeneratorBasedBuilder):
+class ProBench(NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = VERSION
     BUILDER_CONFIGS = [
         datasets.BuilderConfig(name=name, version=VERSION, description=_DESCRIPTIONS[name])
@@ -178,12 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         ".json/.jsonl file with an images/ folder (default: the shipped sample)",
     )
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    args = parser.parse_args(argv)
-    try:
-        print(export(args.out, args.data_dir, args.cache_dir))
-    except ProBenchDataError as err:
-        parser.exit(2, f"error: {err}\n")
-    return 0
+    return export_main(parser, argv, lambda a: export(a.out, a.data_dir, a.cache_dir))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from typing import Any
 import datasets
 
 from vlmscope.datasets import simplevqa_features
-from vlmscope.datasets.building import check_name, prepare_split
+from vlmscope.datasets.building import NamedRowErrors, check_name, export_main, prepare_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
 
@@ -38,7 +38,7 @@ _CITATION = """@article{cheng2025simplevqa,
 }"""
 
 
-class SimpleVQA(datasets.GeneratorBasedBuilder):
+class SimpleVQA(NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIGS = [
         datasets.BuilderConfig(
@@ -110,9 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="folder to write")
     parser.add_argument("--data-dir", help="upstream files (default: the shipped sample)")
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    args = parser.parse_args(argv)
-    print(export(args.out, args.data_dir, args.cache_dir))
-    return 0
+    return export_main(parser, argv, lambda a: export(a.out, a.data_dir, a.cache_dir))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import check_name, prepare_split
+from vlmscope.datasets.building import NamedRowErrors, check_name, export_main, prepare_split
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
 from vlmscope.tracks.visionarena.row_files import SPLIT
@@ -114,7 +114,7 @@ def _images(images: Sequence[bytes], name: str) -> list[dict[str, Any]]:
     return [{"bytes": data, "path": f"{name}-{k}.png"} for k, data in enumerate(images)]
 
 
-class _Builder(datasets.GeneratorBasedBuilder):
+class _Builder(NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = _VERSION
     SAMPLE = "chat"
     FEATURES = CHAT_FEATURES
@@ -276,12 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         ".json/.jsonl file with an images/ folder (default: the shipped sample)",
     )
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    args = parser.parse_args(argv)
-    try:
-        print(export(args.dataset, args.out, args.data_dir, args.cache_dir))
-    except VisionArenaDataError as err:
-        parser.exit(2, f"error: {err}\n")
-    return 0
+    return export_main(parser, argv, lambda a: export(a.dataset, a.out, a.data_dir, a.cache_dir))
 
 
 if __name__ == "__main__":

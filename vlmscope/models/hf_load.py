@@ -8,6 +8,7 @@ token that ends an answer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,10 @@ class Loaded:
     decoding: Decoding = Decoding()  # the config's generation options and reasoning tags
 
 
+_HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
+"""A Hub model id (`name` or `namespace/name`); anything else must be a folder that exists."""
+
+
 def resolved_path(path: str, *, local: bool = False) -> str:
     """A local directory (or one `local` says will be built) as an absolute path; a Hub id as is."""
     candidate = Path(path).expanduser()
@@ -48,10 +53,20 @@ def load(config: HFModelConfig) -> Loaded:
 
         ensure_tiny_model(config.path, config.tiny_arch)
     path = resolved_path(config.path, local=config.tiny_arch is not None)
-    try:  # the PIL image processors work without torchvision
-        processor = AutoProcessor.from_pretrained(path, backend="pil")
-    except (TypeError, ValueError, ImportError):  # processors that reject or cannot use it
-        processor = AutoProcessor.from_pretrained(path)
+    if not Path(path).exists() and not _HUB_ID.match(path):
+        raise ValueError(
+            f"model {config.name!r}: path {config.path!r} is neither a folder nor a Hub model id"
+        )
+    try:
+        try:  # the PIL image processors work without torchvision
+            processor = AutoProcessor.from_pretrained(path, backend="pil")
+        except (TypeError, ValueError, ImportError):  # processors that reject or cannot use it
+            processor = AutoProcessor.from_pretrained(path)
+    except OSError as err:  # no such folder or Hub model, offline, no processor files
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise ValueError(
+            f"model {config.name!r}: path {config.path!r} does not load: {first}"
+        ) from err
     if not hasattr(processor, "image_processor"):
         raise ValueError(f"{path}: no image processor, not a vision-language model directory")
     tokenizer = processor.tokenizer

@@ -6,7 +6,9 @@ for the whole run and writes who it is (pid, host, start time) into it; a second
 lock taken and stops with that holder named. The kernel drops a `flock` when its process dies,
 so a run that was killed leaves no lock behind, only its note: the next run takes the folder
 over and says whose stale note it replaced. (The note is emptied, never deleted, on release:
-deleting a lock file another process may have open would let two runs lock two inodes.)
+deleting a lock file another process may have open would let two runs lock two inodes.) The
+lock is opened without following a symbolic link and must be a regular file
+(`vlmscope.owned_files`): a link planted there is refused, never written through.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from vlmscope.input_errors import InputError
+from vlmscope.owned_files import open_owned
+
 LOCK_NAME = ".vlmscope.lock"
 log = logging.getLogger(__name__)
 
 
-class OutputLocked(RuntimeError):
+class OutputLocked(RuntimeError, InputError):
     """Another run is writing to the same output folder."""
 
 
@@ -39,7 +44,7 @@ def output_lock(output_dir: str | Path) -> Iterator[dict[str, Any] | None]:
     folder = Path(output_dir)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = open_owned(path, os.O_RDWR | os.O_CREAT)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

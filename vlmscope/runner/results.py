@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from vlmscope.config import folder_name
 from vlmscope.hub_export import export_folder
+from vlmscope.input_errors import InputError
 from vlmscope.messages import Response
 from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.tracks.base import Sample, Scored
@@ -123,7 +124,7 @@ def summary_row(result: TrackResult) -> dict[str, Any]:
     }
 
 
-class ResultConflict(RuntimeError):
+class ResultConflict(RuntimeError, InputError):
     """A result folder that holds another model's results (its name maps to the same folder)."""
 
 

@@ -17,10 +17,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
 from PIL import Image, UnidentifiedImageError
 from PIL.Image import DecompressionBombError
 
+from vlmscope.data_files import parquet_batches, parquet_file
 from vlmscope.tracks.json_rows import json_records, single_json_file
 from vlmscope.tracks.media_paths import inside_data_dir
 
@@ -108,11 +108,10 @@ def _parquet_records(
     path: Path, required: Sequence[str], optional: Sequence[str], error: type[ValueError]
 ) -> Iterator[dict[str, Any]]:
     """Records one batch at a time, so a large shard is never held twice (arrow and Python)."""
-    file = pq.ParquetFile(path)
-    names = file.schema_arrow.names
+    names = parquet_file(path, error).schema_arrow.names
     missing = [c for c in required if c not in names]
     if missing:
         raise error(f"{path.name}: missing column(s) {', '.join(missing)}")
     columns = [c for c in (*required, *optional) if c in names]
-    for batch in file.iter_batches(batch_size=_BATCH_ROWS, columns=columns):
+    for batch in parquet_batches(path, error, columns=columns, batch_size=_BATCH_ROWS):
         yield from batch.to_pylist()

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from vlmscope.data_files import read_text
 from vlmscope.json_lines import json_lines
 
 
@@ -31,7 +32,7 @@ def single_json_file(folder: Path, error: type[ValueError], expected: str) -> Pa
 
 def json_records(path: Path, error: type[ValueError]) -> list[dict[str, Any]]:
     """The records of a JSON list or JSON-lines file; `error` naming the file if it is not one."""
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, error)
     if path.suffix == ".jsonl":
         records = []
         for number, line in json_lines(text):

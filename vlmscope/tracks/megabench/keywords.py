@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypedDict
 
+from vlmscope.data_files import read_json
 from vlmscope.tracks.megabench.aggregation import TaskResult
 
 TaskMeta = Mapping[str, Any]
@@ -53,10 +54,12 @@ KeywordStats = dict[str, dict[str, KeywordStat]]
 def load_task_meta(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
     """Load the task metadata: the packaged 505-task file, or the JSON file at `path`."""
     if path is not None:
-        text = Path(path).read_text(encoding="utf-8")
-    else:
-        packaged = resources.files("vlmscope.tracks.megabench").joinpath("data/all_task_meta.json")
-        text = packaged.read_text(encoding="utf-8")
+        found = read_json(path)
+        if not isinstance(found, dict) or not all(isinstance(v, dict) for v in found.values()):
+            raise ValueError(f"{path}: expected an object of task name -> task metadata")
+        return found
+    packaged = resources.files("vlmscope.tracks.megabench").joinpath("data/all_task_meta.json")
+    text = packaged.read_text(encoding="utf-8")
     meta: dict[str, dict[str, Any]] = json.loads(text)
     return meta
 

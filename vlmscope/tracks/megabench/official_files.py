@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from vlmscope import data_files
 from vlmscope.atomic_files import write_text_atomic
 from vlmscope.tracks.megabench.aggregation import (
     ModelSummary,
@@ -37,7 +38,8 @@ SINGLE_IMAGE_DIR = "single_image"
 
 
 def read_json(path: str | Path) -> Any:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """The JSON document of a result file; a ValueError naming the file when it does not read."""
+    return data_files.read_json(path)
 
 
 def write_json(path: str | Path, document: Any, *, ensure_ascii: bool = True) -> Path:

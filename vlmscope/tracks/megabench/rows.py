@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
+from vlmscope.data_files import read_parquet, read_text
+from vlmscope.json_lines import json_lines
 from vlmscope.literals import python_literal
 from vlmscope.metrics.megabench.metric_types import unknown_metrics
 from vlmscope.tracks.media_paths import inside_data_dir
@@ -140,17 +140,13 @@ def read_raw(data_dir: str | Path, config: str) -> Iterator[dict[str, Any]]:
 
     for path in config_files(data_dir, config):
         if path.suffix == ".jsonl":
-            with path.open(encoding="utf-8") as handle:
-                for line_no, line in enumerate(handle, 1):
-                    if line.strip():
-                        try:
-                            yield json.loads(line)
-                        except json.JSONDecodeError as err:
-                            raise RowError(
-                                f"{path.name}, line {line_no}: not JSON ({err})"
-                            ) from err
+            for line_no, line in json_lines(read_text(path, RowError)):
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise RowError(f"{path.name}, line {line_no}: not JSON ({err})") from err
         else:
-            yield from pq.read_table(path).to_pylist()
+            yield from read_parquet(path, RowError).to_pylist()
 
 
 def read_rows(

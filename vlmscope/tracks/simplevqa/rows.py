@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
+from vlmscope.data_files import read_parquet
 from vlmscope.literals import python_literal
 from vlmscope.tracks.hub_files import image_format, read_image_file
 from vlmscope.tracks.json_rows import json_records, single_json_file
@@ -232,7 +231,7 @@ def _image(value: Any, where: str, image_dirs: tuple[Path, ...]) -> tuple[bytes,
 
 
 def _parquet_records(path: Path) -> list[dict[str, Any]]:
-    table = pq.read_table(path)
+    table = read_parquet(path, SimpleVQADataError)
     missing = [c for c in COLUMNS if c not in table.column_names]
     if missing:
         raise SimpleVQADataError(f"{path.name}: missing column(s) {', '.join(missing)}")
