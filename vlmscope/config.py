@@ -2,7 +2,10 @@
 
 A YAML file and the command line both end up here; pydantic rejects a bad value with the path of
 the field that holds it (e.g. `models.0.batch_size: Input should be greater than 0`), so a typo
-fails before a model is loaded rather than an hour into a run.
+fails before a model is loaded rather than an hour into a run. Numbers are taken as written, never
+converted (`vlmscope.typed_values`): `true` is not the count 1, `"8"` is not 8; a name is never
+empty; a key given twice in
+the file is an error naming both lines (`vlmscope.yaml_files`), not a silent choice of the last.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -23,9 +26,22 @@ from pydantic import (
     model_validator,
 )
 
+from vlmscope.typed_values import AsWritten
+from vlmscope.yaml_files import load_yaml
 
-class _Strict(BaseModel):
+
+class _Strict(AsWritten):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _named(value: str) -> str:
+    if not value.strip():
+        raise ValueError(f"a name is needed, got {value!r}")
+    return value
+
+
+Name = Annotated[str, AfterValidator(_named)]
+"""A model's or track's name: any text but empty or blank (it names result folders and rows)."""
 
 
 _MAX_NEW_TOKENS = (
@@ -220,7 +236,7 @@ class HFModelConfig(_AnswerOptions, _LocalDecoding):
     """A transformers VLM loaded with AutoProcessor + AutoModelForImageTextToText."""
 
     backend: Literal["hf"]
-    name: str
+    name: Name
     path: str = Field(description="local directory or Hub id")
     tiny_arch: TinyArch | None = Field(
         default=None, description="build a tiny random-weight model at `path` if it is missing"
@@ -240,7 +256,7 @@ class OpenAIModelConfig(_AnswerOptions, _ApiOptions):
     """
 
     backend: Literal["openai"]
-    name: str
+    name: Name
     base_url: str
     model: str
     api_key_env: str | None = None
@@ -260,7 +276,7 @@ class OpenAIModelConfig(_AnswerOptions, _ApiOptions):
 
 class OracleModelConfig(_Strict):
     backend: Literal["oracle"]
-    name: str = "oracle"
+    name: Name = "oracle"
     image_budget: ImageBudget = ImageBudget(max_images=64)
 
 
@@ -271,7 +287,7 @@ class CoinModelConfig(_Strict):
     measure nothing; a board built on them only shows that the pipeline runs."""
 
     backend: Literal["coin"]
-    name: str = "coin"
+    name: Name = "coin"
     labels: list[str] = Field(
         default=["A>>B", "A>B", "A=B", "B>A", "B>>A"],
         min_length=1,
@@ -293,7 +309,7 @@ class VLLMModelConfig(_AnswerOptions):
     some of them do change answers."""
 
     backend: Literal["vllm"]
-    name: str
+    name: Name
     path: str = Field(description="local directory or Hub id")
     revision: str | None = Field(default=None, description="Hub branch, tag or commit")
     dtype: Literal["auto", "bfloat16", "float16", "float32"] = "auto"
@@ -323,7 +339,7 @@ class TrackConfig(_Strict):
     """One track to run. Its name is checked against the track registry, and `options` by the
     track's own typed options class, when the run is planned (`vlmscope.runner.plan`)."""
 
-    name: str
+    name: Name
     data_dir: str | None = Field(
         default=None, description="upstream files; default: the shipped sample"
     )
@@ -414,10 +430,7 @@ class ConfigError(ValueError):
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
     """Read a YAML run config and apply command-line overrides (already parsed)."""
     path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as err:
-        raise ConfigError(f"{path}: {err}") from err
+    raw = load_yaml(path, ConfigError) or {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     raw.update({k: v for k, v in (overrides or {}).items() if v is not None})

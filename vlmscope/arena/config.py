@@ -16,15 +16,16 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from vlmscope.config import ConfigError, HFModelConfig, ModelConfig, OpenAIModelConfig
+from vlmscope.typed_values import AsWritten
+from vlmscope.yaml_files import load_yaml
 
 _HOOK = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 
-class _Strict(BaseModel):
+class _Strict(AsWritten):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -145,10 +146,7 @@ class ArenaConfig(_Strict):
 def load_arena_config(path: str | Path) -> ArenaConfig:
     """Read an arena YAML file; ConfigError names the file and every bad field."""
     path = Path(path)
-    try:
-        raw: Any = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as err:
-        raise ConfigError(f"{path}: {err}") from err
+    raw: Any = load_yaml(path, ConfigError) or {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     try:

@@ -203,15 +203,12 @@ def handle_classify(args: argparse.Namespace) -> int:
 
 def read_judge_config(path: Path) -> ModelConfig:
     """One model config from a YAML file; an error names the file and the field."""
-    import yaml
     from pydantic import TypeAdapter, ValidationError
 
     from vlmscope.config import ModelConfig
+    from vlmscope.yaml_files import load_yaml
 
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise ValueError(f"{path}: not YAML: {error}") from error
+    raw = load_yaml(path)
     if not isinstance(raw, dict):
         raise ValueError(f"{path}: expected one model config (a mapping with `backend:`)")
     try:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from vlmscope.config import ModelConfig
 from vlmscope.dependencies import Dependency
@@ -27,6 +27,7 @@ from vlmscope.judges.client import Judge
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Request, Response
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.typed_values import AsWritten
 
 
 @dataclass(frozen=True)
@@ -130,8 +131,9 @@ class ScoringContext:
     responses_of: Callable[[str, Request], Response | None] = lambda model, request: None
 
 
-class TrackOptions(BaseModel):
-    """Base for a track's typed options (the `options:` mapping of a track in a config)."""
+class TrackOptions(AsWritten):
+    """Base for a track's typed options (the `options:` mapping of a track in a config); a
+    number is taken as written (`true` is not 1)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
