@@ -1,7 +1,8 @@
 """The live board: the VisionArena leaderboard (`vlmscope.tracks.visionarena.report`)
 fitted on the store's votes, so the arena and the published battles are rated alike
 (Bradley-Terry with bootstrap intervals, its style-controlled twin, the category boards the
-votes can fill)."""
+votes can fill). Until the votes link every contestant to every other, the models fall into
+groups that never met and share no scale: there is no board yet, and `waiting` says why."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from vlmscope.arena.shape import battle_row
 from vlmscope.arena.vote_store import VoteStore
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.ratings.fits.connected import DisconnectedBattles
 from vlmscope.tracks.visionarena.report import ArenaSettings, arena_leaderboard
 from vlmscope.tracks.visionarena.rows import battle_record
 
@@ -18,7 +20,9 @@ from vlmscope.tracks.visionarena.rows import battle_record
 class LiveBoard:
     votes: int
     board: RatingBoard | None
-    """None until the votes name two models."""
+    """None until the votes name two models and link them all."""
+    waiting: str = ""
+    """Why there is no board yet, when the votes name models that never met."""
 
 
 def rate_store(store: VoteStore, *, rounds: int = 100, min_votes: int = 100) -> LiveBoard:
@@ -27,4 +31,7 @@ def rate_store(store: VoteStore, *, rounds: int = 100, min_votes: int = 100) -> 
     if len(models) < 2:
         return LiveBoard(len(records), None)
     settings = ArenaSettings(rounds=rounds, min_votes=min_votes)
-    return LiveBoard(len(records), arena_leaderboard(records, settings))
+    try:
+        return LiveBoard(len(records), arena_leaderboard(records, settings))
+    except DisconnectedBattles as error:
+        return LiveBoard(len(records), None, str(error))

@@ -50,6 +50,8 @@ def reveal_note(reveal: Reveal) -> str:
 
 
 def votes_note(live: LiveBoard) -> str:
+    if live.board is None and live.waiting:
+        return f"{live.votes} vote(s) so far; no board yet: {live.waiting}."
     if live.board is None:
         return f"{live.votes} vote(s) so far; the board needs votes on two models."
     return (

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from vlmscope.cli.board_inputs import ALLOW_EMPTY_HELP, PER_COMPONENT_HELP
 from vlmscope.cli.ratings_boards import (
     BATTLES_TRACK,
     PROBENCH_TRACK,
@@ -42,9 +43,12 @@ board, `details` the battles or verdicts it was fitted on), or both; one is requ
 
 Every input row is checked. A row that cannot be used (not JSON or not an object, a model absent,
 null, not a string or empty, a model against itself, a winner other than model_a / model_b /
-tie / tie (bothbad), a style count, token count or tstamp that is not a finite number) stops the
-run with exit status 2 and a message naming the file, the line (the index in a JSON array) and
-the field. With --skip-bad-rows such rows are left out and counted by reason under
+tie / tie (bothbad), a style count, token count or tstamp that is not a finite number, a flag
+that is not true or false, a question_id (a verdict's uid for its model and baseline) that an
+earlier row already gave) stops the run with exit status 2 and a message naming the file, the
+line (the index in a JSON array) and the field. An input with no rows is an error too
+(--allow-empty writes a board with no models), and so are battles whose models fall into groups
+that never met (--per-component rates each group on its own board). With --skip-bad-rows such rows are left out and counted by reason under
 settings.skipped ({"bad_winner": 1, "not_json": 1, ...}), printed, and stored with the board.
 A fit that cannot happen (NaN inputs, a style feature that never varies, an optimiser that did
 not move from its start) is an error too (exit 2), never a board with every model at 1000.
@@ -133,7 +137,8 @@ def _common(parser: argparse.ArgumentParser, track_help: str) -> None:
         help="leave out input rows that cannot be used and count them by reason under "
         "settings.skipped (default: stop at the first one, exit 2, naming file, line and field)",
     )
-    parser.set_defaults(usage_error=parser.error)
+    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
+    parser.set_defaults(usage_error=parser.error, per_component=False)
 
 
 def _add_battles(commands: Any) -> None:
@@ -168,6 +173,7 @@ def _add_battles(commands: Any) -> None:
     )
     parser.add_argument("--category", choices=sorted(BOARD_FILTERS), help="rate one board only")
     parser.add_argument("--reference", choices=BATTLE_REFERENCES, help="reproduce a reference")
+    parser.add_argument("--per-component", action="store_true", help=PER_COMPONENT_HELP)
     parser.set_defaults(func=handle_battles)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from vlmscope.cli.board_inputs import empty_board, per_component, refuse_empty
 from vlmscope.cli.board_output import config_hash, describe, now_iso, write_board_json
 from vlmscope.ratings.boards.board import RatingBoard, with_skipped_rows
 from vlmscope.ratings.boards.names import BATTLES_BOARD, VERDICTS_BOARD
@@ -120,10 +121,21 @@ def rate_battles(args: argparse.Namespace) -> RatedFile:
     checked = read_battle_records(
         args.file, style=args.style_control, skip_bad_rows=args.skip_bad_rows
     )
-    board = battle_board(
-        checked.rows, settings, categories=categories, style_companion=args.style_control
-    )
-    board = _anchored(board, anchor_model)
+    if refuse_empty(args.file, len(checked.rows) + sum(checked.skipped.values()), args.allow_empty):
+        return RatedFile(board=empty_board(request), details=(), request=request)
+
+    def fit(models: frozenset[str] | None, main: bool = True) -> RatingBoard:
+        rows = checked.rows
+        if models is not None:
+            rows = [r for r in rows if r["model_a"] in models and r["model_b"] in models]
+        return battle_board(
+            rows,
+            settings,
+            categories=categories if main else (),
+            style_companion=args.style_control,
+        )
+
+    board = _anchored(_connected(args, fit), anchor_model)
     return RatedFile(
         board=with_skipped_rows(board, checked.skipped),
         details=select_board_battles(checked.rows, settings.category),
@@ -142,8 +154,20 @@ def _stream_battles(args: argparse.Namespace, settings: Any, request: dict[str, 
     streamed = read_board_battles(
         args.file, style=args.style_control, skip_bad_rows=args.skip_bad_rows
     )
-    board = board_from_battles(streamed.battles, settings, style_companion=args.style_control)
-    board = _anchored(board, settings.anchor_model)
+    if refuse_empty(args.file, streamed.rows + sum(streamed.skipped.values()), args.allow_empty):
+        return RatedFile(board=empty_board(request), details=(), request=request)
+
+    def fit(models: frozenset[str] | None, main: bool = True) -> RatingBoard:
+        battles = streamed.battles
+        if models is not None:
+            import numpy as np
+
+            names = np.array(battles.models, dtype=object)
+            keep = np.isin(names[battles.model_a], list(models))
+            battles = battles.take(keep)
+        return board_from_battles(battles, settings, style_companion=args.style_control)
+
+    board = _anchored(_connected(args, fit), settings.anchor_model)
     return RatedFile(
         board=with_skipped_rows(board, streamed.skipped),
         details=(),
@@ -172,6 +196,9 @@ def rate_verdicts(args: argparse.Namespace) -> RatedFile:
     )
     checked = read_verdict_file(args.file, args.baseline, skip_bad_rows=args.skip_bad_rows)
     records = checked.rows
+    request = _request("verdicts", asdict(settings), args.style_control, ())
+    if refuse_empty(args.file, len(records) + sum(checked.skipped.values()), args.allow_empty):
+        return RatedFile(board=empty_board(request), details=(), request=request)
     categories = _categories(args, verdict_categories(records))
     board = verdict_board(
         records, settings, categories=categories, style_companion=args.style_control
@@ -182,6 +209,23 @@ def rate_verdicts(args: argparse.Namespace) -> RatedFile:
         request=_request("verdicts", asdict(settings), args.style_control, categories),
         first_skipped=checked.first_skipped,
     )
+
+
+def _connected(
+    args: argparse.Namespace, fit: Callable[[frozenset[str] | None, bool], RatingBoard]
+) -> RatingBoard:
+    """`fit(None, True)`, the board of every battle; when its models never all met, an error
+    naming the groups, or with `--per-component` one board per group (`board_inputs`)."""
+    from vlmscope.ratings.fits.connected import DisconnectedBattles
+
+    try:
+        return fit(None, True)
+    except DisconnectedBattles as error:
+        if not args.per_component:
+            raise ValueError(
+                f"{args.file}: {error}; --per-component rates each group on its own board"
+            ) from None
+        return per_component(error.groups, fit)
 
 
 def _categories(args: argparse.Namespace, every: Sequence[str]) -> tuple[str, ...]:

@@ -59,12 +59,14 @@ from vlmscope.ratings.fits.bootstrap import (
     ci_ranks,
 )
 from vlmscope.ratings.fits.bradley_terry import FASTCHAT_ANCHOR, Anchor, ah01_anchor
+from vlmscope.ratings.fits.connected import require_connected
 from vlmscope.ratings.fits.elo import bootstrap_elo, online_elo
 from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.ratings.inputs.battles import (
     BattleRow,
     Battles,
     FloatArray,
+    battle_key,
     battle_row,
     check_battle_records,
 )
@@ -187,6 +189,7 @@ def battle_board(
             records,
             lambda record: (record, battle_row(record, style=style)),
             skip_bad_rows=skip_bad_rows,
+            key=battle_key,
         )
         if selector is not None and (checked.skipped or selector.records is not records):
             selector = None
@@ -301,6 +304,7 @@ def rate_table(battles: Battles, settings: BattleSettings) -> dict[str, Any]:
     """Ratings, 95% CIs, CI ranks and (with style control) coefficients for ``battles``."""
     if len(battles) == 0:
         raise ValueError("no battles left to rate")
+    require_connected(battles)  # groups that never met are not on one scale
     seed = REFERENCE_SEED if settings.reference else settings.seed
     rng = np.random.default_rng(settings.seed) if settings.reference is None else None
     stream, rounds, anchor = settings.stream(), settings.rounds, settings.anchor()

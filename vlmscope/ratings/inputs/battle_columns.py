@@ -22,6 +22,7 @@ from vlmscope.ratings.inputs.battles import (
     STYLE_ELEMENTS_A,
     STYLE_ELEMENTS_B,
     WINNER_OUTCOMES,
+    battle_key,
     battle_row,
 )
 from vlmscope.ratings.inputs.row_checks import RowPlace, check_rows
@@ -35,7 +36,8 @@ _SUB_KEYS = {
 
 @dataclass
 class BattleColumns:
-    """Checked rows of one block: names, outcome, anony, tstamp (NaN = absent), style."""
+    """Checked rows of one block: names, outcome, anony, tstamp (NaN = absent), style, and
+    each row's ``question_id`` as text (null where a row has none) for the repeat check."""
 
     model_a: Any  # pyarrow string array or list of str
     model_b: Any
@@ -43,6 +45,7 @@ class BattleColumns:
     anony: np.ndarray
     tstamp: np.ndarray
     style: np.ndarray | None  # (n, 8): a side then b side
+    ids: Any = None  # pyarrow string array or list of str | None; None: no row has one
 
 
 def json_schema() -> Any:
@@ -58,6 +61,7 @@ def json_schema() -> Any:
     meta = pa.struct([element(name) for name in STYLE_ELEMENTS_A + STYLE_ELEMENTS_B])
     return pa.schema(
         [
+            ("question_id", pa.string()),
             ("model_a", pa.string()),
             ("model_b", pa.string()),
             ("winner", pa.string()),
@@ -157,7 +161,11 @@ def checked_columns(table: Any, style: bool) -> BattleColumns | None:
                 return None
             total += counts
         columns.append(total)
-    return BattleColumns(a, b, outcome, anony, times, np.column_stack(columns))
+    ids = table.column("question_id").combine_chunks() if "question_id" in names else None
+    if ids is not None and not (pa.types.is_string(ids.type) or pa.types.is_integer(ids.type)):
+        return None
+    ids = None if ids is None else ids.cast(pa.string())
+    return BattleColumns(a, b, outcome, anony, times, np.column_stack(columns), ids)
 
 
 def _is_number(kind: Any) -> bool:
@@ -192,25 +200,32 @@ def per_row_columns(
 ) -> tuple[BattleColumns, Counter[str], dict[str, str]]:
     """:func:`battle_row` on every ``(position, record)``; ``place(position)`` names a bad one."""
 
-    def build(record: Mapping[str, Any]) -> tuple[Any, bool, float]:
+    def build(record: Mapping[str, Any]) -> tuple[Any, bool, float, str | None]:
         row = battle_row(record, style=style)
         tstamp = record.get("tstamp")
-        return row, bool(record.get("anony", True)), math.nan if tstamp is None else float(tstamp)
+        key = battle_key(record)
+        return (
+            row,
+            bool(record.get("anony", True)),
+            math.nan if tstamp is None else float(tstamp),
+            None if key is None else str(key[1]),
+        )
 
-    checked = check_rows(values, place, build, skip_bad_rows=skip_bad_rows)
+    checked = check_rows(values, place, build, skip_bad_rows=skip_bad_rows, key=battle_key)
     rows = checked.rows
-    has_style = all(r.style_a is not None for r, _, _ in rows)
+    has_style = all(r.style_a is not None for r, _, _, _ in rows)
     style_counts = (
-        np.array([r.style_a + r.style_b for r, _, _ in rows], dtype=np.float64).reshape(-1, 8)
+        np.array([r.style_a + r.style_b for r, _, _, _ in rows], dtype=np.float64).reshape(-1, 8)
         if has_style
         else None
     )
     columns = BattleColumns(
-        [r.model_a for r, _, _ in rows],
-        [r.model_b for r, _, _ in rows],
-        np.array([r.outcome for r, _, _ in rows], dtype=np.float64),
-        np.array([anony for _, anony, _ in rows], dtype=bool),
-        np.array([t for _, _, t in rows], dtype=np.float64),
+        [r.model_a for r, _, _, _ in rows],
+        [r.model_b for r, _, _, _ in rows],
+        np.array([r.outcome for r, _, _, _ in rows], dtype=np.float64),
+        np.array([anony for _, anony, _, _ in rows], dtype=bool),
+        np.array([t for _, _, t, _ in rows], dtype=np.float64),
         style_counts,
+        [key for _, _, _, key in rows],
     )
     return columns, Counter(checked.skipped), checked.first_skipped

@@ -14,7 +14,8 @@ checks is used as is; a block that does not parse under that schema, or where an
 bad (a null, a blank name, a self battle, an unknown winner, a non-finite number, a negative
 count, a blank line), is read again by the per-row checks of
 :mod:`vlmscope.ratings.inputs.row_checks`, so a bad row is the same error (file, line, field) or the
-same counted skip as on the per-row path. Without pyarrow, or for a JSON array file, the per-row path runs.
+same counted skip as on the per-row path. Without pyarrow, or for a JSON array file, the per-row path runs;
+so it does when two rows give one ``question_id`` (found on the columns), to name the repeat.
 
 One difference remains: sub-count objects (``header_count_a: {"h1": .., ...}``) are read with
 FastChat's keys (``h1``-``h6``, ``ordered`` / ``unordered``, ``**`` / ``__``); another key in
@@ -30,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from vlmscope.data_files import parquet_batches, parquet_file
 from vlmscope.ratings.inputs.battle_columns import (
     BattleColumns,
     checked_columns,
@@ -53,6 +55,8 @@ class StreamedBattles:
     battles: Battles
     skipped: dict[str, int] = field(default_factory=dict)
     first_skipped: dict[str, str] = field(default_factory=dict)
+    rows: int = 0
+    """Usable rows read, before the board's selection (anonymous battles only)."""
 
 
 def _parquet_parts(
@@ -61,21 +65,28 @@ def _parquet_parts(
     """A Parquet file in batches of rows, each checked like a JSON block (0-based row index in
     errors). Only the columns the fit reads are read."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     source = str(path)
-    handle = pq.ParquetFile(path)
+    handle = parquet_file(path)
     present = set(handle.schema_arrow.names)
     wanted = [
         c
-        for c in ("model_a", "model_b", "winner", "anony", "tstamp", "conv_metadata")
+        for c in (
+            "question_id",
+            "model_a",
+            "model_b",
+            "winner",
+            "anony",
+            "tstamp",
+            "conv_metadata",
+        )
         if c in present
     ]
     parts: list[BattleColumns] = []
     skipped: Counter[str] = Counter()
     first: dict[str, str] = {}
     row = 0
-    for batch in handle.iter_batches(batch_size=_PARQUET_ROWS, columns=wanted):
+    for batch in parquet_batches(path, columns=wanted, batch_size=_PARQUET_ROWS):
         table = pa.Table.from_batches([batch])
         fast = checked_columns(table, style)
         if fast is None:
@@ -142,7 +153,11 @@ def read_board_battles(
         head = handle.read(4096)
     if head.startswith(_PARQUET_MAGIC):
         parts, skipped, first = _parquet_parts(path, style, skip_bad_rows)
-        return StreamedBattles(_select(parts, style), _in_reason_order(skipped), first)
+        if _repeats(parts):  # the per-row path names (or skips) each repeat
+            return _per_row(path, style, skip_bad_rows)
+        return StreamedBattles(
+            _select(parts, style), _in_reason_order(skipped), first, _row_count(parts)
+        )
     if head.lstrip().startswith(b"["):
         return _per_row(path, style, skip_bad_rows)
     schema = json_schema()
@@ -161,7 +176,33 @@ def read_board_battles(
             for reason, message in firsts.items():
                 first.setdefault(reason, message)
         parts.append(fast)
-    return StreamedBattles(_select(parts, style), _in_reason_order(skipped), first)
+    if _repeats(parts):  # the per-row path names (or skips) each repeat
+        return _per_row(path, style, skip_bad_rows)
+    return StreamedBattles(
+        _select(parts, style), _in_reason_order(skipped), first, _row_count(parts)
+    )
+
+
+def _row_count(parts: list[BattleColumns]) -> int:
+    return sum(len(p.outcome) for p in parts)
+
+
+def _repeats(parts: list[BattleColumns]) -> bool:
+    """Whether two rows anywhere in the file give one ``question_id`` (decided on the columns;
+    rows without one are not compared)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = [
+        p.ids if isinstance(p.ids, pa.Array) else pa.array(p.ids, type=pa.string())
+        for p in parts
+        if p.ids is not None
+    ]
+    if not chunks:
+        return False
+    ids = pa.chunked_array(chunks, type=pa.string())
+    present = len(ids) - ids.null_count
+    return bool(pc.count_distinct(ids).as_py() != present)
 
 
 def _in_reason_order(skipped: Counter[str]) -> dict[str, int]:
@@ -176,7 +217,10 @@ def _per_row(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
     checked = read_battle_records(path, style=style, skip_bad_rows=skip_bad_rows)
     rows = [battle_row(record, style=style) for record in select_board_battles(checked.rows)]
     return StreamedBattles(
-        Battles.from_rows(rows, style=style), checked.skipped, checked.first_skipped
+        Battles.from_rows(rows, style=style),
+        checked.skipped,
+        checked.first_skipped,
+        len(checked.rows),
     )
 
 

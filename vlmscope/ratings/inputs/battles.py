@@ -169,6 +169,15 @@ def battle_row(record: Mapping[str, Any], *, style: bool = False) -> BattleRow:
     return BattleRow(name_a, name_b, outcome, sides[0], sides[1])
 
 
+def battle_key(record: Mapping[str, Any]) -> tuple[str, Any, str] | None:
+    """A battle's identity for the repeat check: its ``question_id`` (FastChat names each
+    battle by one), None when it has none (rows from columns, hand-made records)."""
+    value = record.get("question_id")
+    if value is None or isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    return "question_id", value, repr(value)
+
+
 def check_battle(record: Mapping[str, Any], *, style: bool = False) -> Mapping[str, Any]:
     """:func:`battle_row`'s checks; returns the record itself."""
     battle_row(record, style=style)
@@ -178,9 +187,13 @@ def check_battle(record: Mapping[str, Any], *, style: bool = False) -> Mapping[s
 def check_battle_records(
     records: Sequence[Any], *, style: bool = False, skip_bad_rows: bool = False
 ) -> CheckedRows[Mapping[str, Any]]:
-    """:func:`check_battle` on in-memory records; a bad row is named by its index."""
+    """:func:`check_battle` on in-memory records; a bad row is named by its index, a repeated
+    ``question_id`` is a bad row (``repeated``)."""
     return check_records(
-        records, lambda record: check_battle(record, style=style), skip_bad_rows=skip_bad_rows
+        records,
+        lambda record: check_battle(record, style=style),
+        skip_bad_rows=skip_bad_rows,
+        key=battle_key,
     )
 
 
@@ -190,9 +203,13 @@ def read_battle_records(
     """Battle records of a JSON-lines file or JSON array, each checked by :func:`check_battle`.
 
     A bad row raises :class:`BadRowError` naming the file, the line (JSON lines, 1-based) or
-    index (JSON array) and the field; with ``skip_bad_rows`` it is left out and counted."""
+    index (JSON array) and the field; with ``skip_bad_rows`` it is left out and counted. A
+    repeated ``question_id`` is such a row (``repeated``)."""
     return check_file(
-        path, lambda record: check_battle(record, style=style), skip_bad_rows=skip_bad_rows
+        path,
+        lambda record: check_battle(record, style=style),
+        skip_bad_rows=skip_bad_rows,
+        key=battle_key,
     )
 
 

@@ -20,6 +20,10 @@ Reasons (``SKIP_REASONS``):
   expected): a verdict's uid or judgments, ``conv_metadata`` or a style count when style
   control is asked for, a verdict's answer metadata entry.
 * ``bad_games``: a verdict's ``games`` is not a list of two games.
+* ``bad_flag``: a flag (``anony``, a category label) is not true or false.
+* ``repeated``: the row's id (a battle's ``question_id``, a verdict's uid for its model and
+  baseline) was already given by an earlier row: the same vote or verdict would be rated twice,
+  and its interval drawn too narrow.
 
 A verdict whose judgment has no label is not a bad row: the scorers count it as unparseable.
 """
@@ -35,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from vlmscope.data_files import read_parquet, read_text
 from vlmscope.json_lines import json_lines
 
 NOT_JSON = "not_json"
@@ -45,6 +50,7 @@ BAD_NUMBER = "bad_number"
 MISSING_FIELD = "missing_field"
 BAD_GAMES = "bad_games"
 BAD_FLAG = "bad_flag"
+REPEATED = "repeated"
 SKIP_REASONS = (
     NOT_JSON,
     MISSING_MODEL,
@@ -54,6 +60,7 @@ SKIP_REASONS = (
     MISSING_FIELD,
     BAD_GAMES,
     BAD_FLAG,
+    REPEATED,
 )
 
 T = TypeVar("T")
@@ -109,26 +116,45 @@ class _NotJson:
     error: str
 
 
+RowKey = Callable[[Mapping[str, Any]], "tuple[str, Any, str] | None"]
+"""A row's identity, as (the field that names it, a hashable identity, how a message shows it),
+or None for a row without one."""
+
+
 def check_rows(
     values: Iterable[tuple[int, Any]],
     place: Callable[[int], RowPlace],
     build: Callable[[Mapping[str, Any]], T],
     *,
     skip_bad_rows: bool = False,
+    key: RowKey | None = None,
 ) -> CheckedRows[T]:
     """``build`` every ``(position, value)``; a value that is not a JSON object, or whose
     ``build`` raises :class:`BadRowError`, raises that error at ``place(position)`` or, with
-    ``skip_bad_rows``, is counted under its reason instead."""
+    ``skip_bad_rows``, is counted under its reason instead. With ``key``, a usable row whose
+    identity an earlier usable row already had is ``repeated`` (the first one stands)."""
     rows: list[T] = []
     skipped: Counter[str] = Counter()
     first: dict[str, str] = {}
+    seen: dict[Any, int] = {}
     for position, value in values:
         try:
             if type(value) is not dict and not isinstance(value, Mapping):
                 if isinstance(value, _NotJson):
                     raise BadRowError(NOT_JSON, None, f"not JSON: {value.error}")
                 raise BadRowError(NOT_JSON, None, f"not a JSON object but {_kind(value)}")
-            rows.append(build(value))
+            row = build(value)
+            identity = None if key is None else key(value)
+            if identity is not None:
+                earlier = seen.setdefault(identity[1], position)
+                if earlier != position:
+                    raise BadRowError(
+                        REPEATED,
+                        identity[0],
+                        f"{identity[2]} repeats the row at {_unsourced(place(earlier))}; "
+                        "it would be rated twice",
+                    )
+            rows.append(row)
         except BadRowError as error:
             located = error.at(place(position))
             if not skip_bad_rows:
@@ -145,15 +171,24 @@ def check_records(
     build: Callable[[Mapping[str, Any]], T],
     *,
     skip_bad_rows: bool = False,
+    key: RowKey | None = None,
 ) -> CheckedRows[T]:
     """:func:`check_rows` over rows in memory; a bad row is named by its index."""
     return check_rows(
-        enumerate(records), lambda i: RowPlace(None, index=i), build, skip_bad_rows=skip_bad_rows
+        enumerate(records),
+        lambda i: RowPlace(None, index=i),
+        build,
+        skip_bad_rows=skip_bad_rows,
+        key=key,
     )
 
 
 def check_file(
-    path: str | Path, build: Callable[[Mapping[str, Any]], T], *, skip_bad_rows: bool = False
+    path: str | Path,
+    build: Callable[[Mapping[str, Any]], T],
+    *,
+    skip_bad_rows: bool = False,
+    key: RowKey | None = None,
 ) -> CheckedRows[T]:
     """:func:`check_rows` over a JSON-lines file (blank lines ignored), a JSON array or a Parquet
     file (rows named by 0-based index, like a JSON array).
@@ -164,18 +199,14 @@ def check_file(
     with open(path, "rb") as handle:
         is_parquet = handle.read(4) == b"PAR1"
     if is_parquet:  # one row per record, as a JSON array would give
-        import pyarrow.parquet as pq
-
         return check_rows(
-            enumerate(pq.read_table(path).to_pylist()),
+            enumerate(read_parquet(path).to_pylist()),
             lambda i: RowPlace(source, index=i),
             build,
             skip_bad_rows=skip_bad_rows,
+            key=key,
         )
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{source}: not UTF-8 text ({error})") from None
+    text = read_text(path)
     if text.lstrip().startswith("["):
         try:
             loaded = json.loads(text)
@@ -186,9 +217,14 @@ def check_file(
             lambda i: RowPlace(source, index=i),
             build,
             skip_bad_rows=skip_bad_rows,
+            key=key,
         )
     return check_rows(
-        _json_lines(text), lambda n: RowPlace(source, line=n), build, skip_bad_rows=skip_bad_rows
+        _json_lines(text),
+        lambda n: RowPlace(source, line=n),
+        build,
+        skip_bad_rows=skip_bad_rows,
+        key=key,
     )
 
 
@@ -200,6 +236,10 @@ def _json_lines(text: str) -> Iterator[tuple[int, Any]]:
             yield number, json.loads(line)
         except json.JSONDecodeError as error:
             yield number, _NotJson(str(error))
+
+
+def _unsourced(place: RowPlace) -> RowPlace:
+    return RowPlace(None, place.line, place.index)
 
 
 def _kind(value: Any) -> str:

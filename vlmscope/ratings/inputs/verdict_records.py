@@ -168,15 +168,30 @@ def _judgment_text(game: Any) -> str | None:
     return judgment if isinstance(judgment, str) else None
 
 
+def verdict_key(
+    row: Mapping[str, Any], baseline: str | None = None
+) -> tuple[str, tuple[str, str, str], str] | None:
+    """A verdict's identity for the repeat check: its uid, model and baseline (one prompt is
+    judged once per pair; the same uid recurs once per judged model)."""
+    uid = next((row[k] for k in ("uid", "question_id", "uuid") if row.get(k) is not None), None)
+    own = row.get("baseline")
+    pair = (str(row.get("model")), str(own if own is not None else baseline))
+    return "uid", (str(uid), *pair), f"{uid!r} for {pair[0]!r} against {pair[1]!r}"
+
+
 def read_verdict_file(
     path: str | Path, baseline: str | None = None, *, skip_bad_rows: bool = False
 ) -> CheckedRows[VerdictRecord]:
     """Verdict rows of a JSON-lines file or JSON array, in file order (bootstraps use it).
 
     A bad row raises :class:`BadRowError` naming the file, the line (JSON lines, 1-based) or
-    index (JSON array) and the field; with ``skip_bad_rows`` it is left out and counted."""
+    index (JSON array) and the field; with ``skip_bad_rows`` it is left out and counted. A
+    uid judged twice for one model and baseline is such a row (``repeated``)."""
     return check_file(
-        path, lambda row: verdict_record_from_dict(row, baseline), skip_bad_rows=skip_bad_rows
+        path,
+        lambda row: verdict_record_from_dict(row, baseline),
+        skip_bad_rows=skip_bad_rows,
+        key=lambda row: verdict_key(row, baseline),
     )
 
 
