@@ -72,7 +72,9 @@ def test_a_key_given_twice_names_the_key_and_both_lines(
 def test_an_empty_name_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    err = _run(tmp_path, GOOD.replace("backend: oracle", f"backend: oracle\n    name: {name}"), capsys)
+    err = _run(
+        tmp_path, GOOD.replace("backend: oracle", f"backend: oracle\n    name: {name}"), capsys
+    )
     assert "models.0.oracle.name: a name is needed" in err
     err = _run(tmp_path, GOOD.replace("name: colours", f"name: {name}"), capsys)
     assert "tracks.0.name: a name is needed" in err
@@ -82,9 +84,7 @@ def test_a_config_that_is_not_utf8_or_not_a_file_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     err = _run(tmp_path, b"models:\n  - backend: oracle  # caf\xe9\n", capsys)
-    assert err == (
-        f"error: {tmp_path / 'run.yaml'}: not UTF-8 text (byte b'\\xe9' at offset 34)\n"
-    )
+    assert err == (f"error: {tmp_path / 'run.yaml'}: not UTF-8 text (byte b'\\xe9' at offset 34)\n")
     with pytest.raises(ConfigError, match=f"^{tmp_path}: Is a directory$"):
         load_config(tmp_path)
     assert main(["run", "--config", str(tmp_path / "absent.yaml")]) == 2

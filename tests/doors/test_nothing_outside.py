@@ -47,7 +47,10 @@ def test_a_link_at_the_lock_stops_the_run_and_leaves_its_target(
 
 def test_the_lock_must_be_a_regular_file(tmp_path: Path) -> None:
     (tmp_path / LOCK_NAME).mkdir()
-    with pytest.raises(NotOwnedFile, match="is a folder, not a regular file"), output_lock(tmp_path):
+    with (
+        pytest.raises(NotOwnedFile, match="is a folder, not a regular file"),
+        output_lock(tmp_path),
+    ):
         pass
 
 

@@ -56,7 +56,7 @@ def test_battle_sample_covers_what_the_ratings_need() -> None:
     assert 60 <= len(rows) <= 120
     assert len({r.model_a for r in rows} | {r.model_b for r in rows}) == 5
     assert {r.winner for r in rows} == {"model_a", "model_b", "tie", "tie (bothbad)"}
-    assert {r.is_preset for r in rows} == {True, False} and all(r.anony for r in rows)
+    assert {r.is_preset for r in rows} == {True, False} and all(r.anony is None for r in rows)
     assert {"English", "Chinese", "Russian"} <= {r.language for r in rows}
     assert {1, 2} <= {r.turn for r in rows}
     for flag in CATEGORY_FLAGS:
@@ -91,7 +91,7 @@ def test_chat_and_bench_samples() -> None:
     assert [c.num_turns for c in chats] == [1, 2, 1]
     assert chats[1].conversation[0] == Turn("user", "这个标志写的是什么？")
     assert chats[1].is_preset and chats[1].preset_dataset and chats[0].translated_conversation
-    assert all(len(c.categories) == len(CATEGORY_FLAGS) for c in chats)
+    assert all(len(c.category_labels) == len(CATEGORY_FLAGS) for c in chats)
     bench = read_bench_rows(SAMPLE_DIR / "bench")
     assert len(bench) == 4 and [len(b.images) for b in bench] == [1, 1, 1, 2]
     assert bench[0].question == "Describe this image in detail." and bench[0].category
@@ -162,14 +162,14 @@ def test_bad_battle_names_id_and_field(tmp_path: Path, change: Any, message: str
     change(records[2])
     with pytest.raises(VisionArenaDataError) as err:
         read_battle_rows(write_json(tmp_path, records))
-    assert str(err.value).startswith(f"question_id {records[2]['question_id']}: ")
+    assert str(err.value).startswith(f"rows.json, question_id {records[2]['question_id']}: ")
     assert message in str(err.value)
 
 
 def test_duplicate_and_bad_ids(tmp_path: Path) -> None:
     records = sample_records("chat")
     records[2]["conversation_id"] = records[0]["conversation_id"]
-    with pytest.raises(VisionArenaDataError, match="conversation_id va-chat-0: field "
+    with pytest.raises(VisionArenaDataError, match="rows.json, conversation_id va-chat-0: field "
                        "'conversation_id' repeats row 0"):  # fmt: skip
         read_chat_rows(write_json(tmp_path / "dup", records))
     bench = sample_records("bench")

@@ -1,7 +1,9 @@
 """`vlmscope visionarena leaderboard`: the VisionArena leaderboard from human battles.
 
-DATA is a VisionArena-Battle folder (its rows become FastChat battle records; the dataset has no
-`anony` column, so every battle is rated and the output says so) or a FastChat-shaped battles
+DATA is a VisionArena-Battle folder, as downloaded or as `python -m vlmscope.datasets.visionarena
+battle` exported it (its rows become FastChat battle records; a row that does not say `anony`,
+as none of the upstream data does, is rated as anonymous and the output says so; a flag nobody
+labelled leaves the battle out of that category's board, counted) or a FastChat-shaped battles
 file (JSON lines or a JSON array). The board is `vlmscope.tracks.visionarena.report`'s:
 every category and language board with its style-controlled twin, tie shares, the
 minimum-votes rule and rank changes under style control. `--result-dir` writes it as a result
@@ -79,11 +81,12 @@ def handle_leaderboard(args: argparse.Namespace) -> int:
 
 
 def _records(data: Path) -> tuple[list[Any], bool]:
-    """The battle records, and whether they came from the Battle dataset (anony assumed)."""
+    """The battle records, and whether some were read as anonymous for want of `anony`."""
     if data.is_dir():
         from vlmscope.tracks.visionarena.rows import battle_record, read_battle_rows
 
-        return [battle_record(row) for row in read_battle_rows(data)], True
+        rows = read_battle_rows(data)
+        return [battle_record(row) for row in rows], any(row.anony is None for row in rows)
     from vlmscope.ratings.inputs.battles import read_battle_records
 
     return list(read_battle_records(data, style=True).rows), False

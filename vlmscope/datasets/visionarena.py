@@ -4,8 +4,13 @@ Upstream: `lmarena-ai/VisionArena-Chat`, `lmarena-ai/VisionArena-Battle` and
 `lmarena-ai/vision-arena-bench-v0.1`, each one config `default`, split `train`. Rows keep the
 upstream columns and nesting: conversations as a list of turns, each a list of {role, content}
 messages (the other accepted input shape, {user, assistant} pairs, is written this way),
-`images` a list of `Image`, `categories` a struct of booleans. Reading and validation live in
-`vlmscope.tracks.visionarena.rows`; a bad row stops the build with its `VisionArenaDataError`.
+`images` a list of `Image`, `categories` a struct of booleans, a flag the input did not label
+null (never false). The Battle dataset also keeps the columns the leaderboard reads beyond the
+upstream ones: `anony` and `dedup_tag` (null where the input has none), so a leaderboard of the
+export is the leaderboard of the input. Reading and validation live in
+`vlmscope.tracks.visionarena.rows`, the rules a battle is rated by in
+`vlmscope.tracks.visionarena.battle_votes`; a bad row stops the build with its
+`VisionArenaDataError`, as it stops the leaderboard.
 
     python -m vlmscope.datasets.visionarena {chat,battle,bench} --out OUT [--data-dir DIR]
 
@@ -15,7 +20,7 @@ writes a Hub-style folder that `load_dataset(OUT)` opens (default data: the ship
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +79,8 @@ CHAT_FEATURES = datasets.Features(
         "categories": _CATEGORIES,
     }
 )
+ENGINE_COLUMNS = ("anony", "dedup_tag")
+"""Battle columns beyond the upstream ones, kept because the leaderboard reads them."""
 BATTLE_FEATURES = datasets.Features(
     {
         "question_id": _S,
@@ -90,12 +97,14 @@ BATTLE_FEATURES = datasets.Features(
         "tstamp": datasets.Value("float64"),
         "is_preset": _B,
         "conv_metadata": {"sum_user_tokens": _I, "turns": _I, **_side("a"), **_side("b")},
+        "anony": _B,
+        "dedup_tag": {"high_freq": _B, "sampled": _B},
     }
 )
 BENCH_FEATURES = datasets.Features(
     {"question_id": _S, "turns": _MESSAGES, "images": _IMAGES, "category": _S}
 )
-_VERSION = datasets.Version("1.0.0")
+_VERSION = datasets.Version("1.1.0")  # 1.1: anony, dedup_tag, unlabelled flags null
 
 
 def messages(turns: Sequence[Turn] | None) -> list[list[dict[str, str]]] | None:
@@ -108,6 +117,11 @@ def messages(turns: Sequence[Turn] | None) -> list[list[dict[str, str]]] | None:
             grouped.append([])
         grouped[-1].append({"role": turn.role, "content": turn.text})
     return grouped
+
+
+def _labels(labels: Mapping[str, bool | None]) -> dict[str, bool | None]:
+    """Every flag of the `categories` struct: the row's label, null where it gave none."""
+    return {name: labels.get(name) for name in CATEGORY_FLAGS}
 
 
 def _images(images: Sequence[bytes], name: str) -> list[dict[str, Any]]:
@@ -165,7 +179,7 @@ class VisionArenaChat(_Builder):
                     "tstamp": row.tstamp,
                     "is_preset": row.is_preset,
                     "preset_dataset": row.preset_dataset,
-                    "categories": {k: row.categories.get(k, False) for k in CATEGORY_FLAGS},
+                    "categories": _labels(row.category_labels),
                 },
             )
 
@@ -192,11 +206,13 @@ class VisionArenaBattle(_Builder):
                     "conversation_b": messages(row.conversation_b),
                     "num_turns": row.turn,
                     "language": row.language,
-                    "categories": {k: row.categories.get(k, False) for k in CATEGORY_FLAGS},
+                    "categories": _labels(row.categories),
                     "images": _images(row.images, row.question_id),
                     "tstamp": row.tstamp,
                     "is_preset": row.is_preset,
                     "conv_metadata": meta,
+                    "anony": row.anony,
+                    "dedup_tag": None if row.dedup_tag is None else dict(row.dedup_tag),
                 },
             )
 

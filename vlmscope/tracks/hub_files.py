@@ -1,7 +1,7 @@
 """Finding a Hub dataset's rows in a data folder, in either layout its builders accept.
 
-1. The Hub's parquet shards of one split (`data/<split>-*.parquet`), else `<split>.parquet`,
-   else every top-level `*.parquet`: read one batch at a time, only the columns the track
+1. The Hub's parquet shards of one split (`data/<split>-*.parquet`, or `default/...` as an
+   export of a builder writes them), else `<split>.parquet`, else every top-level `*.parquet`: read one batch at a time, only the columns the track
    reads, after checking the required ones are there;
 2. one `.json`/`.jsonl` file of the same records, whose image fields are file names inside
    `images/` beside it (or beside the JSON file); a name leading out of the folder is refused.
@@ -58,7 +58,12 @@ def hub_records(
 
 def parquet_files(folder: Path, split: str) -> list[Path]:
     """The Hub's shards of `split`, else `<split>.parquet`, else every top-level `*.parquet`."""
-    for pattern in (f"data/{split}-*.parquet", f"{split}.parquet", "*.parquet"):
+    for pattern in (
+        f"data/{split}-*.parquet",
+        f"default/{split}-*.parquet",  # what `load_dataset` and our exports write
+        f"{split}.parquet",
+        "*.parquet",
+    ):
         found = sorted(p for p in folder.glob(pattern) if p.is_file())
         if found:
             return found

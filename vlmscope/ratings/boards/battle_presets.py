@@ -85,6 +85,9 @@ BATTLE_REFERENCES = (FASTCHAT, ARENA_HARD_V01)
 SYSTEMS = ("bt", "elo")
 REFERENCE_SEED = 42
 FULL_BOARD = "full"
+UNLABELLED = "unlabelled"
+"""Key of a category board's `settings.extra`: battles left out because nobody labelled them
+for that category (`vlmscope.ratings.inputs.labels`)."""
 #: Every board filter but "full" (the top-level board itself): the category boards a board can carry.
 BATTLE_CATEGORIES: tuple[str, ...] = tuple(name for name in BOARD_FILTERS if name != FULL_BOARD)
 _BOARD_WORKERS = max(1, min(2, os.cpu_count() or 1))
@@ -169,8 +172,8 @@ def battle_board(
     fit cannot happen keeps its plain ratings and says why under
     ``settings.extra["style_control_skipped"]``). ``categories``
     (names from ``BATTLE_CATEGORIES``) adds one board per category, each with its own
-    companion. A category the records cannot fill (no battles left, or the field its filter
-    reads is missing, or its fit cannot happen) has no board: it is listed with the reason under
+    companion. A category the records cannot fill (no battles left, no battle labelled for
+    it, or the field its filter reads is missing, or its fit cannot happen) has no board: it is listed with the reason under
     ``settings.extra[SKIPPED_CATEGORIES]`` (``board.skipped_categories``) instead of failing.
     """
     for name in categories:
@@ -209,9 +212,14 @@ def _categorised_board(
     if selector is None:
         selector = BoardSelector([record for record, _ in checked])
     table = BattleTable.from_rows([row for _, row in checked])
-    full = partial(table.battles, selector.positions(settings.category))
+    main_positions = selector.positions(settings.category)
+    if settings.category is not None and not len(main_positions):
+        raise ValueError(
+            f"the {settings.category!r} board: {_no_battles(selector, settings.category)}"
+        )
+    full = partial(table.battles, main_positions)
     if not categories:
-        return _fit(full, settings, companion)
+        return _counted(_fit(full, settings, companion), selector, settings.category)
     outcomes: dict[str, str | Future[RatingBoard]] = {}  # why skipped, or the fit under way
     # Boards are independent (each draws from its own random stream), so two are fitted at a
     # time, the main board first while this thread selects the others' battles; BLAS is held
@@ -225,7 +233,7 @@ def _categorised_board(
                 outcomes[name] = f"records lack the field {missing}"
                 continue
             if not len(positions):
-                outcomes[name] = "no battles left"
+                outcomes[name] = _no_battles(selector, name)
                 continue
             outcomes[name] = pool.submit(
                 _fit_beside_others,
@@ -240,11 +248,29 @@ def _categorised_board(
                 skipped[name] = outcome
                 continue
             try:
-                boards[name] = outcome.result()
+                boards[name] = _counted(outcome.result(), selector, name)
             except FitError as error:  # e.g. a style feature constant over a small category
                 skipped[name] = str(error)
-        board = main_board.result()
+        board = _counted(main_board.result(), selector, settings.category)
     return with_categories(board, boards, skipped)
+
+
+def _no_battles(selector: BoardSelector, category: str) -> str:
+    """Why a board has no battles: none passed its filter, or none carries its label."""
+    unlabelled = selector.unlabelled(category)
+    if unlabelled and not selector.labelled(category):
+        return f"no battle is labelled for it ({unlabelled} unlabelled)"
+    return f"no battles left ({unlabelled} unlabelled)" if unlabelled else "no battles left"
+
+
+def _counted(board: RatingBoard, selector: BoardSelector, category: str | None) -> RatingBoard:
+    """The board with the battles it left out for want of its label (``settings.unlabelled``),
+    when there were any."""
+    unlabelled = selector.unlabelled(category) if category else 0
+    if not unlabelled:
+        return board
+    extra = {**board.settings.extra, UNLABELLED: unlabelled}
+    return replace(board, settings=replace(board.settings, extra=extra))
 
 
 def _companion_settings(settings: BattleSettings) -> BattleSettings | None:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from vlmscope.ratings.inputs.labels import check_labels
 from vlmscope.ratings.inputs.row_checks import (
     BAD_FLAG,
     BAD_NUMBER,
@@ -154,8 +155,8 @@ class BattleRow(NamedTuple):
 def battle_row(record: Mapping[str, Any], *, style: bool = False) -> BattleRow:
     """Check every field of a clean-battle record the rating code reads and return the values:
     the two models, the winner, ``tstamp`` (a finite number when present), ``anony`` (a boolean
-    when present) and the style counts present in ``conv_metadata`` (all of them required with
-    ``style``)."""
+    when present), the labels the boards read (:mod:`vlmscope.ratings.inputs.labels`) and the
+    style counts present in ``conv_metadata`` (all of them required with ``style``)."""
     name_a, name_b, outcome = battle_models_and_outcome(record)
     tstamp = record.get("tstamp", 0.0)
     if type(tstamp) is not float or not math.isfinite(tstamp):
@@ -163,6 +164,7 @@ def battle_row(record: Mapping[str, Any], *, style: bool = False) -> BattleRow:
     anony = record.get("anony", True)  # absent: anonymous (VisionArena-Battle has no column)
     if type(anony) is not bool:  # "false" would be true, null would drop the battle
         raise BadRowError(BAD_FLAG, "anony", f"{anony!r} is not true or false")
+    check_labels(record)
     sides = battle_style(record, required=style)
     if sides is None:
         return BattleRow(name_a, name_b, outcome)

@@ -28,18 +28,25 @@ class BoardSelector:
     """Every board's battles out of one list of records, as positions into it: FastChat's
     selection (board filter, stable ``tstamp`` sort, anonymous only) with the time order
     computed once for all boards and no record copied. Records without ``anony`` / ``tstamp``
-    count as anonymous and keep their file order (``tstamp`` = their index)."""
+    count as anonymous and keep their file order (``tstamp`` = their index). A board that reads
+    a label leaves out the battles without it and counts them (:meth:`unlabelled`)."""
 
     def __init__(self, records: Sequence[Mapping[str, Any]]) -> None:
         self.records = records
         self._time_order: tuple[IntArray, NDArray[np.bool_]] | None = None  # on first use
         self._positions: dict[str | None, IntArray] = {}
+        self._unlabelled: dict[str | None, int] = {}
+        self._labelled: dict[str | None, int] = {}
         self._columns: dict[str, list[Any]] = {}
 
-    def column(self, field: str) -> list[Any]:
-        """Every record's ``field``, in record order (read once). KeyError when one lacks it."""
+    def column(self, field: str, *, optional: bool = False) -> list[Any]:
+        """Every record's ``field``, in record order (read once). KeyError when one lacks it,
+        unless ``optional`` (a label: an absent one reads as None)."""
         if field not in self._columns:
-            self._columns[field] = [record[field] for record in self.records]
+            if optional:
+                self._columns[field] = [record.get(field) for record in self.records]
+            else:
+                self._columns[field] = [record[field] for record in self.records]
         return self._columns[field]
 
     def _anonymous_by_time(self) -> tuple[IntArray, NDArray[np.bool_]]:
@@ -61,10 +68,31 @@ class BoardSelector:
         if key not in self._positions:
             order, keep = self._anonymous_by_time()
             chosen = board_filter(key) if key else None
+            unlabelled = 0
+            labelled = int(keep.sum())
             if chosen is not None and chosen.field is not None:
-                keep = keep & np.array(chosen.mask(self.column(chosen.field)), dtype=bool)
+                tests = chosen.mask(self.column(chosen.field, optional=chosen.label))
+                passed = np.fromiter((t is True for t in tests), dtype=bool, count=len(tests))
+                if chosen.label:
+                    missing = np.fromiter((t is None for t in tests), dtype=bool, count=len(tests))
+                    unlabelled = int((keep & missing).sum())
+                    labelled -= unlabelled
+                keep = keep & passed
             self._positions[key] = order[keep[order]]
+            self._unlabelled[key] = unlabelled
+            self._labelled[key] = labelled
         return self._positions[key]
+
+    def unlabelled(self, category: str | None = None) -> int:
+        """Battles the board would have considered (anonymous) but that carry no label for it."""
+        self.positions(category)
+        return self._unlabelled[category or None]
+
+    def labelled(self, category: str | None = None) -> int:
+        """Battles the board considered that carry its label, true or false (every anonymous
+        battle for a board that reads no label)."""
+        self.positions(category)
+        return self._labelled[category or None]
 
     def select(self, category: str | None = None) -> list[Mapping[str, Any]]:
         """The board's records in fit order, as given."""

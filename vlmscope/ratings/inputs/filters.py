@@ -4,6 +4,10 @@ Boards are selected on raw clean-battle records (dicts), before ids are assigned
 category board factorizes its own models. Order of operations (FastChat): board filter,
 sort by ``tstamp``, language whitelist, drop unknown language, drop excluded models,
 anonymous battles only, drop ties, per-user daily vote cap.
+
+A board that reads a label (a category, ``dedup``, ``no_refusal``) tells a battle labelled
+false from one not labelled at all (:mod:`vlmscope.ratings.inputs.labels`): its test gives None
+for the latter, which is in no such board and is counted as unlabelled by the board's selection.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from vlmscope.ratings.inputs.labels import category_label, dedup_label
 
 Record = Mapping[str, Any]
 RecordFilter = Callable[[Record], bool]
@@ -36,23 +42,35 @@ class FieldTest:
     Calling it on a record is the record filter FastChat applies; :meth:`mask` applies the same
     test to a column of that field's values, which is how :class:`BoardSelector
     <vlmscope.ratings.inputs.board_selection.BoardSelector>` filters every board of a large list: the
-    field is read once for all boards that test it, not once per board."""
+    field is read once for all boards that test it, not once per board. A ``label`` test reads
+    a label: an absent field is no label, and the test gives None for an unlabelled value."""
 
     field: str | None
-    test: Callable[[Any], bool]
+    test: Callable[[Any], bool | None]
+    label: bool = False
 
     def __call__(self, record: Record) -> bool:
-        return True if self.field is None else bool(self.test(record[self.field]))
+        if self.field is None:
+            return True
+        value = record.get(self.field) if self.label else record[self.field]
+        return bool(self.test(value))
 
-    def mask(self, column: Sequence[Any]) -> list[bool]:
-        """The test on each of ``column``'s values (the records' ``field``, in order)."""
+    def mask(self, column: Sequence[Any]) -> list[bool | None]:
+        """The test on each of ``column``'s values (the records' ``field``, in order): True,
+        False, or None for a value without the label."""
+        if self.label:
+            return list(map(self.test, column))
         return [bool(passed) for passed in map(self.test, column)]
 
 
 def category_filter(name: str) -> FieldTest:
-    """``record["category_tag"][tag][flag]`` for a VisionArena category."""
+    """``record["category_tag"][tag][flag]`` for a VisionArena category (None: unlabelled)."""
     tag, flag = VISION_CATEGORIES[name]
-    return FieldTest("category_tag", lambda tags: bool(tags[tag][flag]))
+    return FieldTest("category_tag", lambda tags: category_label(tags, tag, flag), label=True)
+
+
+def _not(value: bool | None) -> bool | None:
+    return None if value is None else not value
 
 
 def language_filter(language: str) -> FieldTest:
@@ -61,7 +79,7 @@ def language_filter(language: str) -> FieldTest:
 
 keep_all = FieldTest(None, lambda value: True)
 
-dedup_sampled = FieldTest("dedup_tag", lambda tag: bool(tag["sampled"]))
+dedup_sampled = FieldTest("dedup_tag", dedup_label, label=True)
 """The "dedup" board: prompts not over-represented, or sampled down to the cutoff."""
 
 exclude_preset = FieldTest("is_preset", lambda preset: not preset)
@@ -73,7 +91,11 @@ multi_turn = FieldTest("turn", lambda turns: int(turns) > 1)
 no_tie = FieldTest("winner", lambda winner: "tie" not in str(winner))
 """The "exclude ties" board: FastChat's `exclude_tie` (drops both tie kinds) as a board."""
 
-no_refusal = FieldTest("category_tag", lambda tags: not tags["refusal_v0.1"]["refusal"])
+no_refusal = FieldTest(
+    "category_tag",
+    lambda tags: _not(category_label(tags, "refusal_v0.1", "refusal")),
+    label=True,
+)
 """The "no refusal" board: battles whose answers the refusal classifier did not flag."""
 
 

@@ -131,7 +131,8 @@ def build_prompt(
                     parts += media_parts(path, demo=demo)
                 except (OSError, UnidentifiedImageError) as err:
                     raise RowError(
-                        f"task {row.task_name!r}, row {row.id}: media {path.name} cannot be read ({err})"
+                        f"task {row.task_name!r}, row {row.id}: field {field_name!r}: media "
+                        f"{path} cannot be read ({err})"
                     ) from err
             elif chunk.strip():
                 parts.append(TextPart(chunk.strip()))

@@ -6,7 +6,8 @@ Upstream stores one query per row, every column a string; lists and dicts are Py
 directory (and must stay inside it), never opened here.
 
 `read_rows` and `checked_rows` are the one reader of the track and the `datasets` builder. A row
-that would change a result without anyone noticing is refused, naming its task, id and field: a
+that would change a result without anyone noticing is refused, naming its file and place in it,
+its task, id and field: a null or empty `id` (it would be written as ""), a
 repeated (task_name, id) (built and scored twice), a task without an entry in the task metadata
 (it would drop out of the official summary), an unknown metric name, a null or empty `answer`
 (the official evaluator fails on each of these), a media path outside the data folder.
@@ -105,6 +106,8 @@ def decode_row(raw: dict[str, Any]) -> QueryRow:
     missing = [c for c in STRING_COLUMNS if c not in raw]
     if missing:
         raise RowError(f"{where}: missing field(s) {', '.join(missing)}")
+    if raw["id"] is None or not str(raw["id"]).strip():
+        raise RowError(f"task {task!r}: field 'id' is {raw['id']!r}; every row needs its id")
     if raw["answer"] is None or not str(raw["answer"]).strip():
         raise RowError(f"{where}: field 'answer' is null or empty (the gold answer dict)")
     values: dict[str, Any] = {c: "" if raw[c] is None else str(raw[c]) for c in STRING_COLUMNS}
@@ -135,18 +138,22 @@ def config_files(data_dir: str | Path, config: str) -> list[Path]:
     return found
 
 
-def read_raw(data_dir: str | Path, config: str) -> Iterator[dict[str, Any]]:
+def read_raw(data_dir: str | Path, config: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(where the row is: file and line or 0-based index, the raw row) for every row."""
     import json
 
+    root = Path(data_dir)
     for path in config_files(data_dir, config):
+        name = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
         if path.suffix == ".jsonl":
             for line_no, line in json_lines(read_text(path, RowError)):
                 try:
-                    yield json.loads(line)
+                    yield f"{name} line {line_no}", json.loads(line)
                 except json.JSONDecodeError as err:
-                    raise RowError(f"{path.name}, line {line_no}: not JSON ({err})") from err
+                    raise RowError(f"{name}, line {line_no}: not JSON ({err})") from err
         else:
-            yield from read_parquet(path, RowError).to_pylist()
+            for index, raw in enumerate(read_parquet(path, RowError).to_pylist()):
+                yield f"{name} row {index}", raw
 
 
 def read_rows(
@@ -170,23 +177,39 @@ def checked_rows(
     seen: dict[tuple[str, str], str] = {}
     first: dict[str, QueryRow] = {}
     for config in configs:
-        for raw in read_raw(data_dir, config):
-            row = decode_row(raw)
-            if row.task_name not in meta:
-                raise RowError(
-                    f"{row.where}: field 'task_name' has no entry in the task metadata "
-                    f"({TASK_META_NAME}), so the task would drop out of the official summary"
-                )
-            if (row.task_name, row.id) in seen:
-                raise RowError(
-                    f"{row.where}: field 'id' repeats a row already read (config "
-                    f"{seen[row.task_name, row.id]!r}); it would be built and scored twice"
-                )
-            seen[row.task_name, row.id] = config
-            ref = first.setdefault(row.task_name, row)
-            check_task_fields(row, ref)
-            check_media(row, data_dir, LIST_COLUMNS if ref is row else ("query_media",))
+        for place, raw in read_raw(data_dir, config):
+            try:
+                row = _checked_row(raw, config, data_dir, meta, seen, first)
+            except RowError as err:
+                raise RowError(f"{place}: {err}") from None
             yield raw, row
+
+
+def _checked_row(
+    raw: dict[str, Any],
+    config: str,
+    data_dir: str | Path,
+    meta: Mapping[str, Any],
+    seen: dict[tuple[str, str], str],
+    first: dict[str, QueryRow],
+) -> QueryRow:
+    """One raw row decoded and checked against the rows read before it (`checked_rows`)."""
+    row = decode_row(raw)
+    if row.task_name not in meta:
+        raise RowError(
+            f"{row.where}: field 'task_name' has no entry in the task metadata "
+            f"({TASK_META_NAME}), so the task would drop out of the official summary"
+        )
+    if (row.task_name, row.id) in seen:
+        raise RowError(
+            f"{row.where}: field 'id' repeats a row already read (config "
+            f"{seen[row.task_name, row.id]!r}); it would be built and scored twice"
+        )
+    seen[row.task_name, row.id] = config
+    ref = first.setdefault(row.task_name, row)
+    check_task_fields(row, ref)
+    check_media(row, data_dir, LIST_COLUMNS if ref is row else ("query_media",))
+    return row
 
 
 def check_media(row: QueryRow, data_dir: str | Path, fields: Iterable[str] = LIST_COLUMNS) -> None:

@@ -5,7 +5,8 @@ Where the spec marks a shape as inferred, both shapes it names are read:
   reader indexes as `conversation[0][0]["content"]`), or a flat list of messages, or a list of
   {user, assistant} pairs (a filtered derivative's shape); it reads as `Turn`s in order. A
   message's content is text or arena-hard's vision form [text, [image_hash, ...]] (text kept);
-- `categories` is a struct of booleans or a comma-separated string of the flags that are true.
+- `categories` is a struct of booleans or a comma-separated string of the flags that are true
+  (`none` or empty: none is).
 Roles are `user` and `assistant`; a conversation starts with the user and alternates.
 """
 
@@ -92,27 +93,19 @@ def _content(value: Any, where: str, place: str) -> str:
     return value
 
 
-def categories(value: Any, where: str) -> dict[str, bool]:
-    """Every flag of `CATEGORY_FLAGS` (False when absent or null); extra boolean flags kept."""
-    return filled_flags(category_labels(value, where))
-
-
-def filled_flags(labels: Mapping[str, bool | None]) -> dict[str, bool]:
-    """`category_labels` with every flag of `CATEGORY_FLAGS` there, an unlabelled one false
-    (how the category boards read a row)."""
-    return dict.fromkeys(CATEGORY_FLAGS, False) | {name: bool(f) for name, f in labels.items()}
-
-
 def category_labels(value: Any, where: str) -> dict[str, bool | None]:
     """What the row itself says of each flag, for use as reference labels: nothing when
     `categories` is absent or null; a comma-separated string names the flags that are set (the
-    others are false; an empty string sets none); a struct gives its own flags, null for a flag
-    left unlabelled. Unlike `categories`, nothing absent is read as false."""
+    others are false; an empty string, or `none`, sets none); a struct gives its own flags, null
+    for a flag
+    left unlabelled. Nothing absent is read as false: an unlabelled flag is in no category
+    board (`vlmscope.ratings.inputs.labels`)."""
     if value is None:
         return {}
     if isinstance(value, str):
         labels: dict[str, bool | None] = dict.fromkeys(CATEGORY_FLAGS, False)
-        for name in (part.strip() for part in value.split(",") if value):
+        named = "" if value.strip().lower() == "none" else value
+        for name in (part.strip() for part in named.split(",") if part.strip()):
             if name not in labels:
                 raise VisionArenaDataError(
                     f"{where}: field 'categories' names {name!r}, not one of "

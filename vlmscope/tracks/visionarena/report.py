@@ -47,8 +47,8 @@ VISION_BOARDS: tuple[str, ...] = (
 """The category boards of the vision leaderboard, in its order (`is_preset` = exclude preset
 images); the language boards follow."""
 ANONY_NOTE = (
-    "VisionArena-Battle has no `anony` column: every battle was anonymous on the platform, so "
-    "every row is rated (FastChat keeps anonymous battles only)"
+    "rows without `anony` are rated as anonymous battles: VisionArena-Battle has no such column, "
+    "every battle there was anonymous on the platform (FastChat keeps anonymous battles only)"
 )
 
 
@@ -59,7 +59,7 @@ class ArenaSettings:
     languages: tuple[str, ...] | None = None
     """Language boards; None = one per language the battles name, most battles first."""
     anony_assumed: bool = False
-    """The battles came without `anony` and were all read as anonymous (said in the output)."""
+    """Some battles came without `anony` and were read as anonymous (said in the output)."""
 
 
 def arena_leaderboard(

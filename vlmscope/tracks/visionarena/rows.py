@@ -7,13 +7,15 @@ Layouts: `row_files.py`; inferred shapes (conversation nesting, `categories`): `
 Rules:
 - Chat: a conversation starts with the user and ends with an answer; `num_turns`, when given,
   equals its user turns;
-- Battle: two different non-blank models, `winner` one of model_a, model_b, tie,
-  tie (bothbad); both conversations ask the same number of user turns. The upstream Battle
-  data has no `anony` column: every battle there was anonymous, so a row without one reads as
-  anony True. `is_preset` is read when present, else False [I];
+- Battle: the vote (models, winner, tstamp, anony, style counts, labels) is checked by the
+  rules of every rating door (`battle_votes.py`); both conversations ask the same number of
+  user turns. `anony` absent or null reads as anonymous (the upstream Battle data has no such
+  column: every battle there was anonymous); category flags and `dedup_tag` stay unlabelled
+  when absent or null. `is_preset` is read when present, else False [I];
 - Bench: the question is the first user turn's text (`turns[0][0]["content"]`); at least one
   image; `category` (or `cluster`) kept when present;
 - a repeated id is an error: the row would be counted twice.
+A bad row's message names the file, the row's id and the field.
 """
 
 from __future__ import annotations
@@ -26,22 +28,22 @@ from typing import Any, TypeVar
 from vlmscope.judges.markdown import answer_style_counts
 from vlmscope.tracks.shipped_samples import SAMPLES_ROOT
 from vlmscope.tracks.visionarena import conversations as fields
+from vlmscope.tracks.visionarena.battle_votes import (
+    CATEGORY_TAGS,
+    category_tag,
+    check_vote,
+    dedup_tag,
+)
 from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
 from vlmscope.tracks.visionarena.row_files import VisionArenaDataError, records
 
-__all__ = ["CATEGORY_FLAGS", "SAMPLE_DIR", "WINNERS", "BattleRow", "BenchRow", "ChatRow", "Turn",
+__all__ = ["CATEGORY_FLAGS", "CATEGORY_TAGS", "SAMPLE_DIR", "WINNERS", "BattleRow", "BenchRow", "ChatRow", "Turn",
            "VisionArenaDataError", "battle_record", "read_battle_rows", "read_bench_rows",
            "read_chat_rows"]  # fmt: skip
 
 #: The shipped samples, one folder per dataset (`dataset_scripts/make_visionarena_samples.py`).
 SAMPLE_DIR = SAMPLES_ROOT / "visionarena"
 WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
-#: `categories` flag -> FastChat `category_tag` key of the vision classifiers (v0.1).
-CATEGORY_TAGS = {"captioning": "captioning_v0.1", "homework": "homework_v0.1",
-                 "ocr": "ocr_v0.1", "humor": "humor_v0.1",
-                 "entity_recognition": "entity_recognition_v0.1",
-                 "creative_writing": "creative_writing_vision_v0.1", "diagram": "diagram_v0.1",
-                 "refusal": "refusal_v0.1", "code": "code_v0.1"}  # fmt: skip
 Row = TypeVar("Row")
 
 
@@ -64,11 +66,6 @@ class ChatRow:
     user_id: int | None
     tstamp: float | None
 
-    @property
-    def categories(self) -> dict[str, bool]:
-        """Every flag, an unlabelled one false (as the category boards read a row)."""
-        return fields.filled_flags(self.category_labels)
-
 
 @dataclass(frozen=True)
 class BattleRow:
@@ -83,12 +80,15 @@ class BattleRow:
     images: tuple[bytes, ...]
     language: str
     turn: int
-    categories: Mapping[str, bool] = field(hash=False)
+    categories: Mapping[str, bool | None] = field(hash=False)
+    """The classifier labels as the row gives them; an absent or null flag is unlabelled."""
     is_preset: bool
-    anony: bool
+    anony: bool | None
+    """None: the row does not say (read as anonymous)."""
     judge: str
     tstamp: float
     conv_metadata: Mapping[str, Any] | None = field(hash=False)
+    dedup_tag: Mapping[str, bool | None] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def _read(
             raise VisionArenaDataError(
                 f"{source}, row {position}: field {id_field!r} is missing or not text: {row_id!r}"
             )
-        where = f"{id_field} {row_id}"
+        where = f"{source}, {id_field} {row_id}"
         if row_id in seen:
             raise VisionArenaDataError(
                 f"{source}, {where}: field {id_field!r} repeats row {seen[row_id]} "
@@ -180,17 +180,9 @@ def _chat(record: Mapping[str, Any], where: str, image_dirs: tuple[Path, ...]) -
 
 
 def _battle(record: Mapping[str, Any], where: str, image_dirs: tuple[Path, ...]) -> BattleRow:
-    model_a = fields.text(record.get("model_a"), where, "model_a", required=True)
-    model_b = fields.text(record.get("model_b"), where, "model_b", required=True)
-    if model_a.strip() == model_b.strip():
-        raise VisionArenaDataError(
-            f"{where}: field 'model_b' is {model_b!r}, also model_a: a model cannot battle itself"
-        )
-    winner = record.get("winner")
-    if winner not in WINNERS:
-        raise VisionArenaDataError(
-            f"{where}: field 'winner' is {winner!r}, expected one of {', '.join(WINNERS)}"
-        )
+    labels = fields.category_labels(record.get("categories"), where)
+    dedup = dedup_tag(record.get("dedup_tag"), where)
+    check_vote(record, labels, dedup, where)
     side_a = fields.conversation(record["conversation_a"], where, "conversation_a")
     side_b = fields.conversation(record["conversation_b"], where, "conversation_b")
     if _user_turns(side_a) != _user_turns(side_b):
@@ -199,25 +191,24 @@ def _battle(record: Mapping[str, Any], where: str, image_dirs: tuple[Path, ...])
             f"conversation_a {_user_turns(side_a)}"
         )
     meta = record.get("conv_metadata")
-    if meta is not None and not isinstance(meta, Mapping):
-        raise VisionArenaDataError(f"{where}: field 'conv_metadata' is not a record")
     turn = record.get("num_turns", record.get("turn"))
     return BattleRow(
         question_id=record["question_id"],
-        model_a=model_a,
-        model_b=model_b,
-        winner=winner,
+        model_a=record["model_a"],
+        model_b=record["model_b"],
+        winner=record["winner"],
         conversation_a=side_a,
         conversation_b=side_b,
         images=fields.images(record.get("images"), where, image_dirs, required=False),
         language=fields.text(record.get("language"), where, "language"),
         turn=_turn_count(turn, side_a, where, "num_turns"),
-        categories=fields.categories(record.get("categories"), where),
+        categories=labels,
         is_preset=fields.flag(record.get("is_preset"), where, "is_preset", False),
-        anony=fields.flag(record.get("anony"), where, "anony", True),
+        anony=record.get("anony"),
         judge=str(record.get("judge") or ""),
-        tstamp=fields.number(record.get("tstamp"), where, "tstamp"),
+        tstamp=float(record["tstamp"]),
         conv_metadata=None if meta is None else dict(meta),
+        dedup_tag=dedup,
     )
 
 
@@ -273,14 +264,9 @@ def conv_metadata(row: BattleRow) -> dict[str, Any]:
 def battle_record(row: BattleRow) -> dict[str, Any]:
     """The FastChat clean-battle dict the rating engine reads (`vlmscope.ratings`).
 
-    `category_tag` maps each flag to its v0.1 tag ({"ocr_v0.1": {"ocr": bool}}, creative
-    writing under `creative_writing_vision_v0.1` with `score` "yes"/"no", as FastChat writes
-    it); `dedup_tag` is {high_freq: False, sampled: True} (the release has no dedup labels)."""
-    tags: dict[str, dict[str, Any]] = {
-        tag: {name: bool(row.categories.get(name, False))} for name, tag in CATEGORY_TAGS.items()
-    }
-    creative = tags["creative_writing_vision_v0.1"]
-    creative["score"] = "yes" if creative["creative_writing"] else "no"
+    `category_tag` maps each flag to its v0.1 tag (`battle_votes.category_tag`), an unlabelled
+    flag null; `dedup_tag` is the row's, null when it has none (the release has no dedup
+    labels); `anony` is the row's, true when it does not say."""
     return {
         "question_id": row.question_id,
         "model_a": row.model_a,
@@ -288,11 +274,11 @@ def battle_record(row: BattleRow) -> dict[str, Any]:
         "winner": row.winner,
         "judge": row.judge,
         "turn": row.turn,
-        "anony": row.anony,
+        "anony": True if row.anony is None else row.anony,
         "language": row.language,
         "tstamp": row.tstamp,
         "is_preset": row.is_preset,
-        "category_tag": tags,
-        "dedup_tag": {"high_freq": False, "sampled": True},
+        "category_tag": category_tag(row.categories),
+        "dedup_tag": None if row.dedup_tag is None else dict(row.dedup_tag),
         "conv_metadata": conv_metadata(row),
     }
