@@ -80,7 +80,9 @@ def test_bad_row_fails_the_build_with_the_readers_error(tmp_path: Path) -> None:
         with pytest.raises(ProBenchDataError) as built:
             build(config, folder, cache_dir=str(tmp_path / config))
         assert str(built.value) == str(read.value)
-    assert str(read.value).startswith(f"uuid {uuid}: field 'conversations' must alternate")
+    assert str(read.value).startswith(
+        f"train-00000-of-00001.parquet, uuid {uuid}: field 'conversations' must alternate"
+    )
 
 
 def test_unknown_config(tmp_path: Path) -> None:

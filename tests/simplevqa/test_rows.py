@@ -148,7 +148,7 @@ def test_image_path_leaving_the_data_folder_is_refused(
     (folder / JSON_NAME).write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
     with pytest.raises(SimpleVQADataError) as read:
         read_rows(folder)
-    assert str(read.value).startswith(message)
+    assert str(read.value).startswith(f"{JSON_NAME}, {message}")
     if "absolute" not in message:
         assert "outside the data folder" in str(read.value)
     with pytest.raises(SimpleVQADataError) as built:

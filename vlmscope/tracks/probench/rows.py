@@ -1,7 +1,7 @@
 """Read and validate ProBench rows (`HelloKKMe/ProBench`, split `train`) in either layout.
 
 The `datasets` builder and the track read rows through this module, so a bad row fails the same
-way everywhere: with its `uuid`, the field and what is wrong, before any model runs.
+way everywhere: with its file, its `uuid`, the field and what is wrong, before any model runs.
 
 Layouts (`row_files.py` finds them; `data_dir` holds one): the Hub's parquet
 (`data/train-*.parquet`, `train.parquet` or `*.parquet`; `image` the `Image` feature's
@@ -84,7 +84,10 @@ def read_rows_and_turns(
     seen: dict[str, int] = {}
     out: list[tuple[ProBenchRow, Turns]] = []
     for position, (source, record, image_dirs) in enumerate(records(Path(data_dir))):
-        row = parse_record(record, position=position, image_dirs=image_dirs)
+        try:
+            row = parse_record(record, position=position, image_dirs=image_dirs)
+        except ProBenchDataError as err:
+            raise ProBenchDataError(f"{source}, {err}") from None
         if row.uuid in seen:
             raise ProBenchDataError(
                 f"{source}, uuid {row.uuid}: field 'uuid' repeats row {seen[row.uuid]} "

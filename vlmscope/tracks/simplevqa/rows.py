@@ -1,7 +1,8 @@
 """Read and validate SimpleVQA rows from the upstream files, in either upstream layout.
 
 Both the `datasets` builder and the track read rows through this module, so a bad row fails the
-same way everywhere: with its `data_id`, the field and what is wrong, before any model runs.
+same way everywhere: with its file, its `data_id`, the field and what is wrong, before any model
+runs.
 
 Layouts (`data_dir` holds one of them):
 - `test.parquet` (the Hub file): the 11 upstream columns, `image` a base64 string;
@@ -91,14 +92,17 @@ def read_rows(data_dir: str | Path) -> list[SimpleVQARow]:
     source = folder / PARQUET_NAME
     if source.is_file():
         records = _parquet_records(source)
-        rows = [parse_record(r, position=i) for i, r in enumerate(records)]
+        image_dirs: tuple[Path, ...] = ()
     else:
         source = single_json_file(folder, SimpleVQADataError, PARQUET_NAME)
         records = json_records(source, SimpleVQADataError)
-        rows = [
-            parse_record(r, position=i, image_dirs=_image_dirs(source))
-            for i, r in enumerate(records)
-        ]
+        image_dirs = _image_dirs(source)
+    rows = []
+    for i, record in enumerate(records):
+        try:
+            rows.append(parse_record(record, position=i, image_dirs=image_dirs))
+        except SimpleVQADataError as err:
+            raise SimpleVQADataError(f"{source.name}, {err}") from None
     seen: dict[int, int] = {}
     for position, row in enumerate(rows):
         if row.data_id in seen:
