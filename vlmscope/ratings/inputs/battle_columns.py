@@ -25,6 +25,7 @@ from vlmscope.ratings.inputs.battles import (
     battle_key,
     battle_row,
 )
+from vlmscope.ratings.inputs.labels import READ_FLAGS
 from vlmscope.ratings.inputs.row_checks import RowPlace, check_rows
 
 _SUB_KEYS = {
@@ -48,8 +49,18 @@ class BattleColumns:
     ids: Any = None  # pyarrow string array or list of str | None; None: no row has one
 
 
+def _label_types() -> list[tuple[str, Any]]:
+    """The labels the boards read, typed as a row must give them (null allowed): a block whose
+    labels do not parse under these types is read again row by row, which names the bad one."""
+    import pyarrow as pa
+
+    tags = pa.struct([(tag, pa.struct([(flag, pa.bool_())])) for tag, flag in READ_FLAGS])
+    return [("category_tag", tags), ("dedup_tag", pa.struct([("sampled", pa.bool_())]))]
+
+
 def json_schema() -> Any:
-    """Only the fields the fit reads, sub-count objects with FastChat's keys (`_SUB_KEYS`)."""
+    """Only the fields the fit reads (and the labels a row must give well-formed), sub-count
+    objects with FastChat's keys (`_SUB_KEYS`)."""
     import pyarrow as pa
 
     def element(name: str) -> tuple[str, Any]:
@@ -68,6 +79,7 @@ def json_schema() -> Any:
             ("anony", pa.bool_()),
             ("tstamp", pa.float64()),
             ("conv_metadata", meta),
+            *_label_types(),
         ]
     )
 
@@ -161,11 +173,32 @@ def checked_columns(table: Any, style: bool) -> BattleColumns | None:
                 return None
             total += counts
         columns.append(total)
+    for name, expected in _label_types():
+        if name in names and not _labels_typed(table.column(name).type, expected):
+            return None
     ids = table.column("question_id").combine_chunks() if "question_id" in names else None
     if ids is not None and not (pa.types.is_string(ids.type) or pa.types.is_integer(ids.type)):
         return None
     ids = None if ids is None else ids.cast(pa.string())
     return BattleColumns(a, b, outcome, anony, times, np.column_stack(columns), ids)
+
+
+def _labels_typed(kind: Any, expected: Any) -> bool:
+    """Whether a label column holds, where it holds them, the flags the boards read as
+    booleans (a Parquet column may hold more tags or flags; those are not read)."""
+    import pyarrow as pa
+
+    if pa.types.is_null(kind):
+        return True
+    if not pa.types.is_struct(expected):
+        return bool(pa.types.is_boolean(kind))
+    if not pa.types.is_struct(kind):
+        return False
+    for field in expected:
+        index = kind.get_field_index(field.name)
+        if index >= 0 and not _labels_typed(kind.field(index).type, field.type):
+            return False
+    return True
 
 
 def _is_number(kind: Any) -> bool:

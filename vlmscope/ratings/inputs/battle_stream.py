@@ -79,6 +79,8 @@ def _parquet_parts(
             "anony",
             "tstamp",
             "conv_metadata",
+            "category_tag",
+            "dedup_tag",
         )
         if c in present
     ]
