@@ -16,7 +16,7 @@ import os
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
-from arena_tab import arena_from_env, arena_tab  # noqa: E402
+from arena_tab import ArenaClosed, arena_from_env, arena_tab, closed_tab  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
@@ -59,6 +59,11 @@ OVERVIEW_NOTE = (
     "latest full run of each track; a quick run made with `--limit N` shows only where the model "
     "has no full run of the track, marked `(limit N)` in Samples."
 )
+SUSPICIOUS_NOTE = (
+    "### Result folders shown with texts cut\n"
+    "These folders hold texts far longer than any name (a damaged or unusual upload); they are "
+    "shown with those texts cut. Each is named by its path inside the results."
+)
 SKIPPED_NOTE = (
     "### Skipped result folders\n"
     "These folders under the results could not be read and are left out; every other result "
@@ -66,8 +71,9 @@ SKIPPED_NOTE = (
 )
 
 
-def build_app(store: ResultStore, arena: Arena | None = None) -> gr.Blocks:
-    """The Space over `store`; with `arena` (an arena config given) also the Arena tab."""
+def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> gr.Blocks:
+    """The Space over `store`; with `arena` (an arena config given) also the Arena tab, which
+    says so in a sentence when the arena is closed."""
     with gr.Blocks(title=TITLE, fill_width=True) as demo:
         gr.Markdown(f"# {TITLE}")
         gr.Markdown(found_note(store))
@@ -76,7 +82,7 @@ def build_app(store: ResultStore, arena: Arena | None = None) -> gr.Blocks:
                 overview_tab(store)
             if arena is not None:
                 with gr.Tab("Arena", id="arena"):
-                    arena_tab(arena)
+                    closed_tab() if isinstance(arena, ArenaClosed) else arena_tab(arena)
             for track in store.tracks():
                 with gr.Tab(track_title(track), id=dom_id("track", track)):
                     page_for(store, track)(store, track)
@@ -91,6 +97,8 @@ def found_note(store: ResultStore) -> str:
         found.append(f"{len(store.boards)} rating board{'s' if len(store.boards) > 1 else ''}")
     what = " and ".join(found) or "No result datasets"
     note = f"{what} from {markdown_literal(store.location.source)}."
+    if store.missing:
+        note = f"No results: {markdown_literal(store.location.source)} does not exist."
     if store.set_aside:
         n = len(store.set_aside)
         note += (
@@ -100,6 +108,9 @@ def found_note(store: ResultStore) -> str:
     if store.problems:
         n = len(store.problems)
         note += f" {n} result folder{'s' if n > 1 else ''} skipped (listed under the overview)."
+    if store.suspicious:
+        n = len(store.suspicious)
+        note += f" {n} shown with texts cut (listed under the overview)."
     return note
 
 
@@ -115,6 +126,15 @@ def overview_tab(store: ResultStore) -> None:
         wrap=True,
         column_widths=fit_widths(frame),
     )
+    if store.suspicious:
+        gr.Markdown(SUSPICIOUS_NOTE, elem_id="suspicious-note")
+        table(
+            skipped_frame(store.suspicious),
+            elem_id="suspicious-folders",
+            show_search="none",
+            wrap=True,
+            column_widths=["40%", "60%"],
+        )
     if store.problems:
         gr.Markdown(SKIPPED_NOTE, elem_id="skipped-note")
         table(

@@ -10,8 +10,10 @@ appear in the page only in the note written after the vote is stored.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -23,7 +25,7 @@ from vlmscope.arena.build import build_arena, hub_pusher
 from vlmscope.arena.config import Limits, load_arena_config
 from vlmscope.arena.rating import rate_store
 from vlmscope.arena.safety import Refused, client_address
-from vlmscope.arena.service import Arena, Update
+from vlmscope.arena.service import STORE_PROBLEM, Arena, Update
 from vlmscope.arena.view import (
     BoardCache,
     board_categories,
@@ -32,10 +34,12 @@ from vlmscope.arena.view import (
     transcript,
     votes_note,
 )
+from vlmscope.arena.vote_store import StoreFailed
 from vlmscope.leaderboard.rating_view import OVERALL, RATING_COLUMNS
 from vlmscope.leaderboard.safe_html import markdown_literal
 
 ENV = "VLMSCOPE_ARENA_CONFIG"
+log = logging.getLogger(__name__)
 INTRO = (
     "Ask a question about one or more images; two anonymous models answer side by side. "
     "Keep the conversation going if you like (each model keeps its own history), then vote. "
@@ -46,9 +50,35 @@ VOTE_IDS = {"model_a": "arena-vote-a", "model_b": "arena-vote-b", "tie": "arena-
             "tie (bothbad)": "arena-vote-bothbad"}  # fmt: skip
 
 
-def arena_from_env(environ: Mapping[str, str]) -> Arena | None:
+CLOSED_NOTE = (
+    "The arena is closed: its votes cannot be stored right now. Every leaderboard tab works as "
+    "usual."
+)
+
+
+@dataclass(frozen=True)
+class ArenaClosed:
+    """An arena whose vote store cannot be opened: the tab says so, the other tabs stay up."""
+
+    reason: str
+
+
+def arena_from_env(environ: Mapping[str, str]) -> Arena | ArenaClosed | None:
+    """The arena the config names (None without one); closed, with the reason logged, when its
+    vote store is damaged or cannot be opened."""
     path = environ.get(ENV)
-    return build_arena(load_arena_config(path)) if path else None
+    if not path:
+        return None
+    config = load_arena_config(path)
+    try:
+        return build_arena(config)
+    except StoreFailed as err:
+        log.error("the arena is closed: %s", err)
+        return ArenaClosed(str(err))
+
+
+def closed_tab() -> None:
+    gr.Markdown(CLOSED_NOTE, elem_id="arena-closed")
 
 
 def _who(request: gr.Request, limits: Limits) -> tuple[str, str]:
@@ -194,6 +224,8 @@ def answer_state(update: Update) -> tuple[bool, str]:
     Both open only when both answers are in; a failed side leaves the battle unvotable, so the
     status line says what to do next.
     """
+    if update.unstored:
+        return False, markdown_literal(STORE_PROBLEM)
     votable = update.done and not (update.failed_a or update.failed_b)
     failed = update.done and not votable
     return votable, FAILED_NOTE if failed else ""

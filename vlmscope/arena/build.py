@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 
 from vlmscope.arena.config import ArenaConfig
-from vlmscope.arena.contestants import build_contestant
+from vlmscope.arena.contestants import build_contestant, warm_up
 from vlmscope.arena.hub_push import hub_upload, push_full_batches
 from vlmscope.arena.moderation import load_hook
 from vlmscope.arena.service import Arena
@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 def build_arena(config: ArenaConfig) -> Arena:
     store = VoteStore(config.store.path)
     contestants = {m.name: build_contestant(m, config.sampling) for m in config.contestants}  # type: ignore[arg-type]
+    warm_up(contestants)  # before the first battle is offered, one model at a time
     return Arena(
         config,
         store,

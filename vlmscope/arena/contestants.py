@@ -4,7 +4,9 @@ An `openai` contestant streams: the chat-completions body `vlmscope.models.opena
 builds (images as data URLs) plus `stream: true`, read as server-sent events (`data: {...}`
 lines whose `choices[0].delta.content` is the next piece, `data: [DONE]` at the end). A
 server that ignores `stream` and answers one JSON completion is read as one piece. An `hf`
-contestant is the run's local backend (`vlmscope.models.registry`), answering in one piece.
+contestant is the run's local backend (`vlmscope.models.registry`), answering in one piece; its
+model is loaded before the arena offers a battle (`warm_up`), one model at a time, so two
+contestants never load at once (their first loads raced in the libraries' lazy imports).
 
 An `openai` contestant retries what is transient (rate limits, server errors, timeouts,
 dropped connections, a garbled body) as the run's backend does (`vlmscope.models.retry`: the
@@ -21,8 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, Protocol
 
 import httpx
@@ -162,11 +166,33 @@ class BackendContestant:
         self.name = name
         self.backend = backend
 
+    def warm(self) -> None:
+        """Load the backend's model now, when it has one to load."""
+        load = getattr(self.backend, "load", None)
+        if callable(load):
+            with _LOADING:
+                load()
+
     async def stream(self, request: Request) -> AsyncIterator[str]:
         response = await self.backend.agenerate(request)
         if not response.ok:
             raise ContestantFailed(f"{self.name}: {response.status.value}: {response.error}")
         yield response.text
+
+
+log = logging.getLogger(__name__)
+_LOADING = threading.Lock()
+"""Held while a contestant's model loads: one load at a time in the process."""
+
+
+def warm_up(contestants: Mapping[str, Contestant]) -> None:
+    """Load every local contestant's model, one after another, before any battle."""
+    for contestant in contestants.values():
+        if isinstance(contestant, BackendContestant):
+            try:
+                contestant.warm()
+            except Exception:  # its battles fail (and are logged) as before; the others run
+                log.exception("contestant %s: the model does not load", contestant.name)
 
 
 def build_contestant(config: OpenAIModelConfig | HFModelConfig, sampling: Sampling) -> Contestant:

@@ -9,7 +9,9 @@ needs live here, not in the page:
 - a battle is continued and voted on only by the session it was shown to, only when both
   answers of every message arrived, and voted on once: a repeated vote returns the vote that
   stands (so a retry after a lost acknowledgement is harmless), never a second row;
-- a vote is acknowledged (the names revealed) only after the store committed it.
+- a vote is acknowledged (the names revealed) only after the store committed it;
+- a store that cannot be read or written (a damaged file, a full disk) refuses the message or
+  the vote with a plain sentence (`STORE_PROBLEM`); the log names the file and SQLite's reason.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from vlmscope.arena.battles import VOTES, Battle
@@ -32,11 +35,24 @@ from vlmscope.arena.moderation import Moderation, allow_all
 from vlmscope.arena.pairing import draw_pair
 from vlmscope.arena.safety import RateLimiter, Refused, check_images, check_prompt
 from vlmscope.arena.shape import vote_record
-from vlmscope.arena.vote_store import VoteStore
+from vlmscope.arena.vote_store import StoreFailed, VoteStore
 from vlmscope.messages import ImagePart, Part, Request, TextPart, Turn
 
 log = logging.getLogger(__name__)
 WINNERS = frozenset(VOTES.values())
+STORE_PROBLEM = (
+    "The arena cannot store battles or votes right now, so it takes none; please try again later."
+)
+
+
+@contextmanager
+def _storing() -> Iterator[None]:
+    """A store failure as a refusal the visitor can read; the log keeps the file and reason."""
+    try:
+        yield
+    except StoreFailed as err:
+        log.error("%s", err)
+        raise Refused(STORE_PROBLEM) from None
 
 
 @dataclass(frozen=True)
@@ -49,6 +65,8 @@ class Update:
     done: bool = False
     failed_a: bool = False
     failed_b: bool = False
+    unstored: bool = False
+    """The answers could not be saved (`STORE_PROBLEM`): the battle takes no vote."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +137,7 @@ class Arena:
         if reason:
             raise Refused(f"The prompt was refused: {reason}")
         session = self.anonymous(session_key)
-        with self._changing:
+        with self._changing, _storing():
             if battle_id is None:
                 model_a, model_b = draw_pair(self.config.names, self.config.pairing, self.rng)
                 battle = Battle(
@@ -149,7 +167,12 @@ class Arena:
     async def answer(self, battle: Battle) -> AsyncIterator[Update]:
         """Both sides' answers to the battle's last message as they stream in; the last update
         (`done`) comes after the answers are saved."""
-        images = await asyncio.to_thread(self._image_parts, battle)
+        try:
+            images = await asyncio.to_thread(self._image_parts, battle)
+        except StoreFailed as err:
+            log.error("%s", err)
+            yield Update(battle.battle_id, "", "", True, unstored=True)
+            return
         requests = {side: self._request(battle, side, images) for side in ("a", "b")}
         names = {"a": battle.model_a, "b": battle.model_b}
         queue: asyncio.Queue[tuple[str, str | None]] = asyncio.Queue()
@@ -183,7 +206,12 @@ class Arena:
         answered = battle.answered_with(
             None if "a" in failed else texts["a"], None if "b" in failed else texts["b"]
         )
-        await asyncio.to_thread(self.store.save_battle, answered)
+        try:
+            await asyncio.to_thread(self.store.save_battle, answered)
+        except StoreFailed as err:
+            log.error("%s", err)
+            yield Update(battle.battle_id, texts["a"], texts["b"], True, unstored=True)
+            return
         yield Update(battle.battle_id, texts["a"], texts["b"], True, "a" in failed, "b" in failed)
 
     def _image_parts(self, battle: Battle) -> dict[str, ImagePart]:
@@ -209,7 +237,10 @@ class Arena:
         if battle_id is None:
             raise Refused("There is no battle to vote on: ask something first.")
         _within(self._votes, session_key, ip, "votes")
-        session = self.anonymous(session_key)
+        with _storing():
+            return self._vote(self.anonymous(session_key), battle_id, winner)
+
+    def _vote(self, session: str, battle_id: str, winner: str) -> Reveal:
         standing = self.store.vote(battle_id)
         if standing is not None:
             if standing["judge"] != session:

@@ -8,6 +8,7 @@ sides as "Model A" and "Model B".
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 
@@ -16,8 +17,12 @@ import pandas as pd
 from vlmscope.arena.battles import VOTES, Battle
 from vlmscope.arena.rating import LiveBoard
 from vlmscope.arena.service import Reveal, Update
+from vlmscope.arena.vote_store import StoreFailed
 from vlmscope.leaderboard.rating_view import OVERALL, board_view, categories, rating_frame
 from vlmscope.leaderboard.safe_html import as_text, markdown_literal
+
+log = logging.getLogger(__name__)
+UNREADABLE_STORE = "the vote store cannot be read right now"
 
 LABELS = {winner: label for label, winner in VOTES.items()}
 FAILED = "(this model failed to answer; start a new battle)"
@@ -51,7 +56,7 @@ def reveal_note(reveal: Reveal) -> str:
 
 def votes_note(live: LiveBoard) -> str:
     if live.board is None and live.waiting:
-        return f"{live.votes} vote(s) so far; no board yet: {live.waiting}."
+        return f"{live.votes} vote(s) so far; no board yet: {markdown_literal(live.waiting)}."
     if live.board is None:
         return f"{live.votes} vote(s) so far; the board needs votes on two models."
     return (
@@ -86,7 +91,13 @@ class BoardCache:
         self._live: LiveBoard | None = None
 
     def get(self) -> LiveBoard:
+        """The board; while the store cannot be read, the last one (or none) saying so."""
         with self._lock:
-            if self._live is None or self._live.votes != self._count():
-                self._live = self._rate()
+            try:
+                if self._live is None or self._live.votes != self._count():
+                    self._live = self._rate()
+            except StoreFailed as err:
+                log.error("%s", err)
+                votes = 0 if self._live is None else self._live.votes
+                return LiveBoard(votes, None, UNREADABLE_STORE)
             return self._live

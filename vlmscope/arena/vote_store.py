@@ -7,6 +7,10 @@ acknowledged. Each table is keyed so a retry cannot duplicate a row: an image by
 second vote on the same battle is not a second row; the caller learns the first one stands).
 Every write runs in `BEGIN IMMEDIATE`, as `vlmscope.runner.cache` does, so two processes on
 one file serialise rather than fail mid-transaction.
+
+A store SQLite cannot use (a damaged file, a full disk, a file that is not a database) raises
+`StoreFailed` naming the file, never SQLite's own error: the Space then closes voting with a
+plain sentence and keeps every other tab.
 """
 
 from __future__ import annotations
@@ -16,13 +20,14 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from vlmscope.arena.battles import Battle
 from vlmscope.arena.safety import CheckedImage
+from vlmscope.input_errors import InputError
 from vlmscope.owned_files import SQLITE_COMPANIONS, refuse_unowned
 
 _SCHEMA = """
@@ -47,6 +52,14 @@ _SAVE_BATTLE = (
 )
 
 
+class StoreFailed(RuntimeError, InputError):
+    """The vote store cannot be opened, read or written; the message names the file."""
+
+    def __init__(self, path: Path, error: sqlite3.Error) -> None:
+        self.path = path
+        super().__init__(f"vote store {path}: {error} ({type(error).__name__})")
+
+
 @dataclass(frozen=True)
 class StoredVote:
     seq: int
@@ -61,32 +74,48 @@ class VoteStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         refuse_unowned(self.path, SQLITE_COMPANIONS)  # a link planted there is not followed
-        self._db = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-        )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        with self._write() as db:
-            for statement in filter(str.strip, _SCHEMA.split(";")):
-                db.execute(statement)
+        with self._failing():
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+        try:
+            with self._failing():
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+            with self._write() as db:
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    db.execute(statement)
+        except StoreFailed:
+            self._db.close()
+            raise
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
     @contextmanager
+    def _failing(self) -> Iterator[None]:
+        """SQLite's errors as `StoreFailed`, naming the file."""
+        try:
+            yield
+        except sqlite3.Error as err:
+            raise StoreFailed(self.path, err) from err
+
+    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        with self._lock, self._failing():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")  # a full disk fails here: rolled back below
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    with suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
+        with self._lock, self._failing():
             return self._db.execute(sql, args).fetchall()
 
     def secret(self) -> bytes:

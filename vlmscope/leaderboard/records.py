@@ -7,7 +7,8 @@ newer format than this code knows (`NewerFormat`, never guessed at), a summary w
 columns of its format, without a model or track, or whose scores are not a JSON object
 (`BadSummary`), a board that does not parse (`BadBoard`). Within a readable summary, a count
 column that is not a JSON object of integers reads as empty and a score that is not a number
-shows as a missing number.
+shows as a missing number; a text longer than any real name is cut for display and the record
+says so (`cut`, `vlmscope.leaderboard.long_values`).
 
 Formats (`format_version`, missing = 1): 1, the first release, has the columns of
 `SUMMARY_COLUMNS` and no boards; 2 adds `format_version` and rating boards, folders of their
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vlmscope.leaderboard.long_values import shown_board, shown_keys, text_column
 from vlmscope.ratings.boards.board import RatingBoard
 
 # Status values other than "ok" are failed requests (vlmscope.messages.Status); an outcome that
@@ -89,6 +91,8 @@ class SummaryRecord:
     folder: Path
     limit: int | None = None
     """The run's `--limit`, None for a full run."""
+    cut: tuple[str, ...] = ()
+    """Columns whose text was too long to show whole (cut for display), with their lengths."""
 
     @property
     def limited(self) -> bool:
@@ -146,7 +150,8 @@ def summary_record(row: Mapping[str, Any], folder: Path) -> SummaryRecord:
     if missing:
         plural = "s" if len(missing) > 1 else ""
         raise BadSummary(f"the summary has no column{plural} {', '.join(missing)}")
-    model, track = _text(row, "model"), _text(row, "track")
+    cut: list[str] = []
+    model, track = text_column(row, "model", cut), text_column(row, "track", cut)
     if not model or not track:
         raise BadSummary(f"the summary names no {'model' if not model else 'track'}")
     scores = _json(row["scores"])
@@ -156,14 +161,15 @@ def summary_record(row: Mapping[str, Any], folder: Path) -> SummaryRecord:
         model=model,
         track=track,
         n_samples=_count(row, "n_samples"),
-        scores=scores,
+        scores=shown_keys(scores, "a score's name", cut),
         status_counts=count_map(row.get("status_counts")),
         outcome_counts=count_map(row.get("outcome_counts")),
-        config_hash=_text(row, "config_hash"),
-        started_at=_text(row, "started_at"),
-        finished_at=_text(row, "finished_at"),
+        config_hash=text_column(row, "config_hash", cut),
+        started_at=text_column(row, "started_at", cut),
+        finished_at=text_column(row, "finished_at", cut),
         folder=folder,
         limit=_limit(row),
+        cut=tuple(cut),
     )
 
 
@@ -196,11 +202,6 @@ def _json_kind(value: Any) -> str:
     if value is None:
         return "null"
     return {list: "a list", str: "a string", bool: "a boolean"}.get(type(value), "a number")
-
-
-def _text(row: Mapping[str, Any], key: str) -> str:
-    value = row.get(key)
-    return "" if value is None else str(value)
 
 
 def _is_count(value: Any) -> bool:
@@ -257,6 +258,8 @@ class BoardRecord:
     folder: Path
     limit: int | None = None
     """The run's `--limit`, None for a full run or a ratings command."""
+    cut: tuple[str, ...] = ()
+    """Texts too long to show whole (cut for display), with their lengths."""
 
     @property
     def limited(self) -> bool:
@@ -275,7 +278,8 @@ def is_board_row(row: Mapping[str, Any]) -> bool:
 def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
     """A rating-board summary row as a record; `BadResult` when the board does not parse."""
     format_version(row)
-    track = _text(row, "track")
+    cut: list[str] = []
+    track = text_column(row, "track", cut)
     if not track:
         raise BadBoard("the board names no track")
     try:
@@ -286,14 +290,15 @@ def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
         ) from None
     return BoardRecord(
         track=track,
-        board=board,
-        source=_text(row, "source"),
+        board=shown_board(board, cut),
+        source=text_column(row, "source", cut),
         n_rows=_count(row, "n_rows"),
-        config_hash=_text(row, "config_hash"),
-        started_at=_text(row, "started_at"),
-        finished_at=_text(row, "finished_at"),
+        config_hash=text_column(row, "config_hash", cut),
+        started_at=text_column(row, "started_at", cut),
+        finished_at=text_column(row, "finished_at", cut),
         folder=folder,
         limit=_limit(row),
+        cut=tuple(cut),
     )
 
 

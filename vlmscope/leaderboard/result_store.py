@@ -14,7 +14,10 @@ bad upload never takes the Space down: a summary or details file that does not r
 (details are checked by their footer at start, without reading their rows), a summary with no
 rows or with a row `records` refuses (wrong columns, scores that are not a JSON object, a format
 newer than this code, a board that does not parse), details with no summary, a file that leads
-outside the results location, and, as a last resort, any other error reading the folder.
+outside the results location, and, as a last resort, any other error reading the folder. A
+folder whose texts are too long to show whole (a name of megabytes) is shown with them cut and
+listed in `suspicious`; a results location that does not exist is said (`missing`), not shown
+as an empty one.
 Details that pass the start check but fail when the sample browser reads them raise
 `UnreadableDetails` for that run only.
 
@@ -96,6 +99,12 @@ class ResultStore:
     def __init__(self, location: ResultsLocation) -> None:
         self.location = location
         self.problems: list[Problem] = []
+        self.suspicious: list[Problem] = []
+        """Folders shown with texts cut for display, each with what was cut."""
+        self.missing = not location.root.is_dir()
+        """The results location does not exist (nothing to show, and the page says why)."""
+        if self.missing:
+            log.warning("the results location %s does not exist: nothing to show", location.root)
         records: list[SummaryRecord] = []
         boards: list[BoardRecord] = []
         for folder in find_result_folders(location):
@@ -110,6 +119,9 @@ class ResultStore:
                 continue
             records += [r for r in found if isinstance(r, SummaryRecord)]
             boards += [r for r in found if isinstance(r, BoardRecord)]
+            cut = [what for r in found for what in r.cut]
+            if cut:
+                self._suspect(folder, cut)
         self.summaries: list[SummaryRecord] = latest_per_run(records)
         self.boards: dict[str, BoardRecord] = latest_per_track(boards)
         self._runs = {(r.track, r.model): r for r in self.summaries}
@@ -131,6 +143,14 @@ class ResultStore:
             error = error[: PROBLEM_CHARS - 1] + "…"
         log.warning("skipped result folder %s: %s", name, error)
         self.problems.append(Problem(name, error))
+
+    def _suspect(self, folder: Path, cut: list[str]) -> None:
+        name = folder.relative_to(self.location.root).as_posix()
+        shown = ", ".join(dict.fromkeys(cut))
+        if len(shown) > PROBLEM_CHARS:
+            shown = shown[: PROBLEM_CHARS - 1] + "…"
+        log.warning("result folder %s holds texts too long to show: %s", name, shown)
+        self.suspicious.append(Problem(name, f"shown with texts cut: {shown}"))
 
     def tracks(self) -> list[str]:
         """Every track with a per-model result or a board, registered tracks first."""

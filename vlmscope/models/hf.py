@@ -333,6 +333,11 @@ class HFBackend(SyncBackend):
             attempts=item.attempts,
         )
 
+    def load(self) -> None:
+        """Load the model now rather than on the first request (a server warms up before
+        it takes any)."""
+        self._load()
+
     def _load(self) -> Loaded:
         if self._loaded is None:
             self._loaded = load(self.config)

@@ -79,16 +79,29 @@ class _Registry:
 @lru_cache(maxsize=1)
 def _loaded() -> _Registry:
     """Built-in specs, then each plugin's; a plugin that fails is set aside with its reason
-    (and logged), so one broken install cannot take every other track, or the Space, down."""
+    (and logged), so one broken install cannot take every other track, or the Space, down:
+    whatever its import raises, `SystemExit` and `KeyboardInterrupt` included. A plugin named
+    like a built-in track is not loaded, and the warning names both."""
     specs = {spec.name: spec for spec in _BUILTIN}
     broken: dict[str, str] = {}
     for entry in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         if entry.name in specs:
+            builtin = specs[entry.name]
+            log.warning(
+                "track plugin %r (%s) is not used: %r is vlmscope's built-in track %r",
+                entry.name,
+                entry.value,
+                entry.name,
+                builtin.title,
+            )
             continue  # a plugin cannot replace a built-in track
         try:
             spec = entry.load()
-        except Exception as err:  # noqa: BLE001 - any plugin failure is reported the same way
-            broken[entry.name] = f"track plugin {entry.name!r} ({entry.value}) does not load: {err}"
+        except BaseException as err:  # noqa: BLE001 - whatever a plugin's import raises
+            what = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+            broken[entry.name] = (
+                f"track plugin {entry.name!r} ({entry.value}) does not load: {what}"
+            )
         else:
             if isinstance(spec, TrackSpec) and spec.name == entry.name:
                 specs[entry.name] = spec
