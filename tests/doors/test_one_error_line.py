@@ -206,4 +206,4 @@ def test_under_accelerate_launch_the_error_is_one_line(tmp_path: Path) -> None:
         capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=300,
     )  # fmt: skip
     assert done.returncode != 0
-    assert done.stderr == f"error: {config}: limit: Input should be a valid integer\n"
+    assert done.stderr == f"error: {config}: limit: expected a number, got True\n"
