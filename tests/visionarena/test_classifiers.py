@@ -69,10 +69,14 @@ def _png(colour: str) -> bytes:
 
 
 def packaged_categories() -> list[str]:
-    """The categories with a packaged prompt file."""
+    """The categories with a packaged prompt file of the paper's set."""
     folder = resources.files("vlmscope") / "prompts"
     prefix, suffix = "visionarena_classify_", ".txt"
-    names = [p.name for p in folder.iterdir() if p.name.startswith(prefix)]
+    names = [
+        p.name
+        for p in folder.iterdir()
+        if p.name.startswith(prefix) and not p.name.startswith(f"{prefix}fastchat_")
+    ]
     return sorted(n[len(prefix) : -len(suffix)] for n in names if n.endswith(suffix))
 
 
@@ -257,6 +261,7 @@ def test_command_end_to_end_with_the_coin_judge(
     out = tmp_path / "out"
     argv = ["visionarena", "classify", str(data), "--judge", str(judge), "--out", str(out)]
     argv += ["--categories", "captioning", "ocr", "humor", "--reference-labels"]
+    argv += ["--prompt-set", "paper"]
     assert main(argv) == 0
     first = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert first["judge_calls"] == {"asked": 9, "cached": 0}
@@ -300,6 +305,7 @@ def test_command_through_the_openai_backend_sends_only_each_classifiers_inputs(
         )
         out = tmp_path / "out"
         argv = ["visionarena", "classify", str(data), "--judge", str(judge), "--out", str(out)]
+        argv += ["--prompt-set", "paper"]
         assert main([*argv, "--categories", "captioning", "homework", "--limit", "2"]) == 0
     assert len(stub.calls) == 4
     texts = {"text": load_classifier_prompt("captioning").text,

@@ -25,6 +25,8 @@ class PromptRow:
     reference: Mapping[str, bool | None] | None
     where: str = ""
     """Where the row came from, for messages: `FILE, line N` or `FOLDER, conversation_id ID`."""
+    user_turns: tuple[str, ...] = ()
+    """Every user turn's text, in order (FastChat's classifiers read them all); empty: `text`."""
 
 
 JSONL_FIELDS = frozenset({"id", "text", "images", "categories"})
@@ -42,10 +44,11 @@ def _chat_rows(folder: Path) -> list[PromptRow]:
 
     out = []
     for row in read_chat_rows(folder):
-        first = next((t.text for t in row.conversation if t.role == "user"), "")
+        turns = tuple(t.text for t in row.conversation if t.role == "user")
+        first = turns[0] if turns else ""
         where = f"{folder}, conversation_id {row.conversation_id}"
         labels = dict(row.category_labels) or None  # None: the row gives no reference labels
-        out.append(PromptRow(row.conversation_id, first, row.images, labels, where))
+        out.append(PromptRow(row.conversation_id, first, row.images, labels, where, turns))
     return out
 
 

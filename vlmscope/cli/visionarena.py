@@ -2,8 +2,9 @@
 
 (`vlmscope visionarena leaderboard` lives in `visionarena_board.py`.)
 
-Reads prompts (a JSONL file, or a VisionArena-Chat folder), asks each of the paper's classifiers
-(`vlmscope.judges.classify`) through the one cached `Judge`, writes the labels as dataset
+Reads prompts (a JSONL file, or a VisionArena-Chat folder), asks each category classifier
+(`vlmscope.judges.classify`: FastChat's, which made the released labels, or the paper's) through
+the one cached `Judge`, writes the labels as dataset
 columns and, against reference labels, the paper's Table 5 numbers per category. The judge's
 replies are cached in OUT_DIR, so a rerun asks nothing already answered.
 """
@@ -50,8 +51,8 @@ VisionArena (Chou et al., 2024).
 
   leaderboard  rate human battles into the vision leaderboard: every category and language
                board with style control, tie shares, the minimum-votes rule (Sec. 3-4)
-  classify     label prompts with the paper's classifier prompts, asked of a judge model
-               (Sec. 4.3, Appendix 12)
+  classify     label prompts with the category classifiers, asked of a judge model: FastChat's,
+               which made the released labels (default), or the paper's (Sec. 4.3, App. 12)
   agreement    how far two leaderboards agree, e.g. the bench board against the battles
                board (Table 4)
 """
@@ -64,15 +65,22 @@ DATA is either
   a VisionArena-Chat folder (parquet or JSONL files, as `vlmscope.tracks.visionarena.rows`
   reads them): the first user turn's text, the row's images, its `categories` struct.
 
-Each classifier sees what its paper title says: captioning, entity_recognition,
-creative_writing the text only; homework, diagram the image(s) only; ocr, humor the image(s) then
-the text. Each prompt is the paper's verbatim system prompt (vlmscope/prompts/
-visionarena_classify_*.txt). The paper's refusal prompt labels model answers, not prompts, and
-is not run here.
+--prompt-set fastchat (the default) asks as FastChat's classifiers asked for the labels
+VisionArena released (vlmscope/prompts/visionarena_classify_fastchat_*.txt, verbatim): every user
+turn joined and wrapped in <user_prompt>...</user_prompt>; captioning, entity_recognition,
+creative_writing see that text; ocr, humor that text, then the first image; homework, diagram an
+empty text, then the first image. A reply is read as FastChat reads it (<decision>yes</decision>
+after newlines are removed); what FastChat read as no answer is unparseable here and also
+reported as FastChat scored it (no), in <category>_fastchat.
 
-A reply counts as yes/no only when it holds <decision>yes<decision> or <decision>no</decision>
-(any case, backticks or [brackets] allowed, see `vlmscope.judges.classify.parse_decision`);
-anything else is unparseable: its label is null, it is counted, and it is never guessed.
+--prompt-set paper asks with the paper's verbatim prompts (vlmscope/prompts/
+visionarena_classify_*.txt): captioning, entity_recognition, creative_writing the first prompt's
+text only; homework, diagram the image(s) only; ocr, humor the image(s) then the text. A reply
+counts as yes/no when it holds <decision>yes<decision> or <decision>no</decision> (any case,
+backticks or [brackets] allowed, see `vlmscope.judges.classify.parse_decision`). The paper's
+refusal prompt labels model answers, not prompts, and is not run here.
+
+An unparseable reply's label is null: it is counted, and never guessed.
 
 JUDGE is a YAML file holding one model config (any backend), e.g.
   backend: openai
@@ -83,10 +91,11 @@ JUDGE is a YAML file holding one model config (any backend), e.g.
 
 Writes to OUT_DIR:
   labels.jsonl / labels.parquet  one row per conversation: id, one bool|null column per
-                                 category, and <category>_reply with the judge's raw reply
+                                 category, <category>_reply with the judge's raw reply and,
+                                 with the fastchat set, <category>_fastchat (FastChat's score)
   summary.json                   counts (yes, no, unparseable, request_failed) per category,
-                                 judge, prompt versions, and with --reference-labels the
-                                 per-category precision, recall, F1, agreement, support
+                                 judge, the prompt set and versions, and with --reference-labels
+                                 the per-category precision, recall, F1, agreement, support
   cache.sqlite                   the judge's replies: a rerun asks nothing again
 example:
   vlmscope visionarena classify prompts.jsonl --judge flash.yaml --out runs/categories \\
@@ -129,6 +138,13 @@ def add_subparser(subparsers: Any) -> None:
         "--limit", type=int, metavar="N", help="only the first N conversations of DATA"
     )
     classify.add_argument(
+        "--prompt-set",
+        choices=("fastchat", "paper"),
+        default="fastchat",
+        help="fastchat (default): FastChat's classifier prompts and messages, which made the "
+        "labels VisionArena released; paper: the prompts printed in the paper's Appendix 12",
+    )
+    classify.add_argument(
         "--reference-labels",
         action="store_true",
         help="compare with the reference labels of DATA (`categories`); every row must have them",
@@ -156,7 +172,7 @@ def handle_classify(args: argparse.Namespace) -> int:
     from vlmscope.judges.client import Judge
     from vlmscope.models.registry import build_backend
 
-    prompts = load_classifier_prompts(args.categories)
+    prompts = load_classifier_prompts(args.categories, args.prompt_set)
     try:
         args.out.mkdir(parents=True, exist_ok=True)
         cache = ResponseCache(args.out / "cache.sqlite")
@@ -174,6 +190,7 @@ def handle_classify(args: argparse.Namespace) -> int:
         "data": str(args.data),
         "rows": len(rows),
         "judge": judge.describe(CLASSIFIER_SETTINGS),
+        "prompt_set": args.prompt_set,
         "prompts": {
             c: {"name": p.name, "version": p.version, "inputs": p.inputs}
             for c, p in prompts.items()
@@ -235,7 +252,8 @@ async def _classify_rows(
             window = rows[start : start + _ROWS_AT_ONCE]
 
             async def one(row: PromptRow) -> dict[str, Decision]:
-                result = await classify(judge, prompts, row.text, row.images)
+                turns = row.user_turns or (row.text,)
+                result = await classify(judge, prompts, row.text, row.images, user_turns=turns)
                 bar.update(1)
                 return result
 
@@ -263,6 +281,9 @@ def label_records(
         record: dict[str, Any] = {"id": row.id}
         record.update({c: labels[c].label for c in categories})
         record.update({f"{c}_reply": labels[c].reply for c in categories})
+        fastchat = {c: labels[c].fastchat_label for c in categories}
+        if any(value is not None for value in fastchat.values()):  # the fastchat prompt set
+            record.update({f"{c}_fastchat": value for c, value in fastchat.items()})
         for c in reasoned:
             record[f"{c}_reasoning"] = str(labels[c].reasoning.get("reasoning", ""))
             record[f"{c}_reasoning_tokens"] = int(labels[c].reasoning.get("reasoning_tokens", 0))
@@ -287,6 +308,7 @@ def write_labels(
     import pyarrow.parquet as pq
 
     records = label_records(rows, decisions, categories)
+    first = records[0] if records else {}
     lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
     write_text_atomic(out / "labels.jsonl", lines)
     reasoned = reasoned_categories(decisions, categories)
@@ -294,6 +316,7 @@ def write_labels(
         [("id", pa.string())]
         + [(c, pa.bool_()) for c in categories]
         + [(f"{c}_reply", pa.string()) for c in categories]
+        + [(f"{c}_fastchat", pa.bool_()) for c in categories if f"{c}_fastchat" in first]
         + [(f"{c}_{kind}", type_) for c in reasoned
            for kind, type_ in (("reasoning", pa.string()), ("reasoning_tokens", pa.int64()))]
     )  # fmt: skip

@@ -15,8 +15,13 @@ prompt titles" (and Table 5's "Uses Image" column agrees):
 * `responses` (the refusal prompt): labels model answers, not the prompt; the paper prints no
   template for presenting them, so no request is built for it (`classifier_request` refuses).
 
-A reply is read by `parse_decision`; one that cannot be read is an `unparseable` decision,
-counted, never a guess. `classifier_agreement` compares labels with reference labels (the
+That is the `paper` prompt set. The labels VisionArena released were made by FastChat's
+classifiers, whose prompts, message layout and reply reading differ: the `fastchat` set
+(`vlmscope.judges.classify_fastchat`), the default, since it is the one that made the labels.
+
+A reply is read by `parse_decision` (the paper set) or as FastChat reads it (the fastchat set);
+one that cannot be read is an `unparseable` decision, counted, never a guess (the fastchat set
+also reports how FastChat scored it: as no). `classifier_agreement` compares labels with reference labels (the
 paper's Table 5: accuracy, precision, recall against a larger labeler).
 """
 
@@ -29,6 +34,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from vlmscope.judges.classify_fastchat import (
+    FASTCHAT,
+    PAPER,
+    PROMPT_SETS,
+    READINGS,
+    fastchat_label,
+    fastchat_parts,
+    fastchat_word,
+)
 from vlmscope.judges.client import Judge, reasoning_record
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
@@ -59,7 +73,8 @@ CLASSIFIER_SETTINGS = JudgeSettings(max_new_tokens=512, temperature=0.0)
 
 @dataclass(frozen=True)
 class ClassifierPrompt:
-    """One classifier: its dataset category key, what it sees, and its verbatim system text."""
+    """One classifier: its dataset category key, what it sees, and its verbatim system text;
+    for the fastchat set also the user message's `template` and how replies are read."""
 
     category: str
     inputs: Inputs
@@ -67,17 +82,27 @@ class ClassifierPrompt:
     name: str
     version: int
     source: str
+    prompt_set: str = PAPER
+    template: str = ""
+    reading: str = ""
 
 
-def load_classifier_prompt(category: str) -> ClassifierPrompt:
-    """The packaged prompt `visionarena_classify_<category>.txt`, header checked."""
-    source = f"visionarena_classify_{category}.txt"
+def load_classifier_prompt(category: str, prompt_set: str = PAPER) -> ClassifierPrompt:
+    """The packaged prompt of `category` in `prompt_set`, header checked:
+    `visionarena_classify_<category>.txt` (paper) or `..._fastchat_<category>.txt`."""
+    if prompt_set not in PROMPT_SETS:
+        raise ValueError(f"prompt set {prompt_set!r} is not one of {', '.join(PROMPT_SETS)}")
+    middle = "fastchat_" if prompt_set == FASTCHAT else ""
+    source = f"visionarena_classify_{middle}{category}.txt"
     prompt = read_prompt_file(source)
     header = prompt.header
     inputs = header.get("inputs")
     if header.get("category") != category or inputs not in _INPUTS:
         raise ValueError(f"{source}: header needs category {category!r} and inputs in {_INPUTS}")
-    # The file ends with one newline after the paper's last line; the prompt does not.
+    reading = str(header.get("reading", ""))
+    if prompt_set == FASTCHAT and reading not in READINGS:
+        raise ValueError(f"{source}: header needs reading in {READINGS}")
+    # The file ends with one newline after the prompt's last line; the prompt does not.
     text = prompt.text.removesuffix("\n")
     return ClassifierPrompt(
         category=category,
@@ -86,16 +111,22 @@ def load_classifier_prompt(category: str) -> ClassifierPrompt:
         name=str(header["name"]),
         version=int(header["version"]),
         source=str(header["source"]),
+        prompt_set=prompt_set,
+        template=str(header.get("template", "")),
+        reading=reading,
     )
 
 
 def load_classifier_prompts(
-    categories: Sequence[str] = PROMPT_CATEGORIES,
+    categories: Sequence[str] = PROMPT_CATEGORIES, prompt_set: str = PAPER
 ) -> dict[str, ClassifierPrompt]:
-    unknown = [c for c in categories if c not in ALL_CATEGORIES]
+    known = PROMPT_CATEGORIES if prompt_set == FASTCHAT else ALL_CATEGORIES
+    unknown = [c for c in categories if c not in known]
     if unknown:
-        raise ValueError(f"no classifier prompt for {unknown}; known: {', '.join(ALL_CATEGORIES)}")
-    return {c: load_classifier_prompt(c) for c in categories}
+        raise ValueError(
+            f"no {prompt_set} classifier prompt for {unknown}; known: {', '.join(known)}"
+        )
+    return {c: load_classifier_prompt(c, prompt_set) for c in categories}
 
 
 def classifier_request(
@@ -103,11 +134,18 @@ def classifier_request(
     text: str,
     images: Sequence[bytes | ImagePart],
     settings: JudgeSettings = CLASSIFIER_SETTINGS,
+    *,
+    user_turns: Sequence[str] | None = None,
 ) -> Request:
     """The request for one user prompt: the classifier's system text, then one user turn with
-    exactly the inputs its title names (module docstring). An image-only classifier of a prompt
-    without images, or a text classifier of an empty prompt, is asked anyway: the row is what
-    it is, and the reply says what the classifier makes of it."""
+    exactly the inputs its title names (module docstring), or, for the fastchat set, as
+    FastChat lays it out from every user turn (`user_turns`, default `[text]`). An image-only
+    classifier of a prompt without images, or a text classifier of an empty prompt, is asked
+    anyway: the row is what it is, and the reply says what the classifier makes of it."""
+    if prompt.prompt_set == FASTCHAT:
+        turns = [text] if user_turns is None else user_turns
+        parts_sent = fastchat_parts(prompt.inputs, prompt.template, turns, images)
+        return judge_request(settings, parts_sent, system=prompt.text)
     image_parts = [p if isinstance(p, ImagePart) else ImagePart(p) for p in images]
     parts: list[Part | str]
     if prompt.inputs == "text":
@@ -157,6 +195,9 @@ class Decision:
     error: str | None = None
     reasoning: Mapping[str, Any] = field(default_factory=dict)
     """The classifier's reasoning behind the reply (`reasoning_record`; empty without)."""
+    fastchat_label: bool | None = None
+    """The fastchat set: the label FastChat gives the reply (false when it reads no "yes",
+    an unparseable reply included); None for the paper set."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,6 +205,7 @@ class Decision:
             "outcome": self.outcome,
             "reply": self.reply,
             "error": self.error,
+            **({} if self.fastchat_label is None else {"fastchat_label": self.fastchat_label}),
             **self.reasoning,
         }
 
@@ -174,23 +216,44 @@ async def classify(
     text: str,
     images: Sequence[bytes | ImagePart],
     settings: JudgeSettings = CLASSIFIER_SETTINGS,
+    *,
+    user_turns: Sequence[str] | None = None,
 ) -> dict[str, Decision]:
-    """Every classifier of `prompts` on one user prompt, asked concurrently through `judge`
+    """Every classifier of `prompts` on one user prompt (`text`, the first user turn; the
+    fastchat set reads every one of `user_turns`), asked concurrently through `judge`
     (cached). A failed request is `request_failed`; an unreadable reply `unparseable`."""
     categories = list(prompts)
-    requests = [classifier_request(prompts[c], text, images, settings) for c in categories]
+    requests = [
+        classifier_request(prompts[c], text, images, settings, user_turns=user_turns)
+        for c in categories
+    ]
     responses = await asyncio.gather(*(judge.ask(r) for r in requests))
     decisions: dict[str, Decision] = {}
     for category, response in zip(categories, responses, strict=True):
-        if not response.ok:
+        if not response.ok:  # FastChat scores its error text as no
+            fastchat_failed = False if prompts[category].prompt_set == FASTCHAT else None
             decisions[category] = Decision(
-                category, None, "request_failed", response.text, response.error
+                category,
+                None,
+                "request_failed",
+                response.text,
+                response.error,
+                fastchat_label=fastchat_failed,
             )
             continue
-        label = parse_decision(response.text)
+        prompt = prompts[category]
+        fastchat = None
+        if prompt.prompt_set == FASTCHAT:
+            word = fastchat_word(response.text, prompt.reading)
+            label = None if word not in ("yes", "no") else word == "yes"
+            fastchat = fastchat_label(word)
+        else:
+            label = parse_decision(response.text)
         outcome: Outcome = "unparseable" if label is None else ("yes" if label else "no")
         trace = reasoning_record([response])
-        decisions[category] = Decision(category, label, outcome, response.text, reasoning=trace)
+        decisions[category] = Decision(
+            category, label, outcome, response.text, reasoning=trace, fastchat_label=fastchat
+        )
     return decisions
 
 
