@@ -4,12 +4,20 @@
 generating the dataset"); the rows readers raise errors that name the row and the field, so that
 error is raised again instead, with the same message the track gives. A name the builder does
 not offer is refused first, the same way for every builder (`check_name`).
+
+A builder class used directly (`builder.download_and_prepare()`, as `datasets` users do) says
+the same: every builder mixes in `NamedRowErrors`, so the `DatasetGenerationError` it raises
+carries the row's own message (file, row, field) with the row error as its cause. Each builder
+module's `main` ends such an error as one `error:` line and exit status 2 (`export_main`), and
+so an export of an input with no rows at all (every config empty), unless `--allow-empty` says
+an empty dataset is what is wanted (`refuse_empty`).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import datasets
@@ -31,11 +39,26 @@ class NamedRowErrors:
             raise datasets.exceptions.DatasetGenerationError(describe(cause)) from cause
 
 
+ALLOW_EMPTY_HELP = "export an input with no rows as an empty dataset (default: an error)"
+
+
+def refuse_empty(
+    built: Mapping[str, datasets.Dataset], data_dir: str | Path | None, allow_empty: bool
+) -> None:
+    """A ValueError naming the data folder when every config of an export is empty: a wrong
+    folder, or a download that wrote nothing, would otherwise export an empty dataset."""
+    if allow_empty or any(len(ds) for ds in built.values()):
+        return
+    where = data_dir if data_dir is not None else "the shipped sample"
+    raise ValueError(f"{where}: holds no rows; --allow-empty exports an empty dataset")
+
+
 def export_main(
     parser: argparse.ArgumentParser, argv: list[str] | None, export: Callable[[Any], Any]
 ) -> int:
     """Parse `argv` (with `--debug` added to `parser`), print what `export(args)` wrote, and end
     bad input as one `error:` line with exit status 2 (`vlmscope.input_errors.guarded`)."""
+    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
     parser.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP)
     args = parser.parse_args(argv)
 

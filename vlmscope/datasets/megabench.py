@@ -24,7 +24,13 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import NamedRowErrors, check_name, export_main, prepare_split
+from vlmscope.datasets.building import (
+    NamedRowErrors,
+    check_name,
+    export_main,
+    prepare_split,
+    refuse_empty,
+)
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
@@ -98,10 +104,19 @@ def build(
     return prepare_split(builder, RowError)
 
 
-def export(data_dir: str | Path, out_dir: str | Path, cache_dir: str | Path | None = None) -> Path:
+def export(
+    data_dir: str | Path,
+    out_dir: str | Path,
+    cache_dir: str | Path | None = None,
+    *,
+    allow_empty: bool = False,
+) -> Path:
+    """Build every config and write them as one Hub-style folder; an input with no rows is a
+    ValueError unless `allow_empty`."""
     from vlmscope.hub_export import export_folder
 
     configs = {name: build(data_dir, name, cache_dir) for name in CONFIGS}
+    refuse_empty(configs, data_dir, allow_empty)
     return export_folder(
         out_dir,
         configs,
@@ -124,7 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("out_dir", help="where to write the Hub-style folder")
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    return export_main(parser, argv, lambda a: export(a.data_dir, a.out_dir, a.cache_dir))
+    return export_main(
+        parser,
+        argv,
+        lambda a: export(a.data_dir, a.out_dir, a.cache_dir, allow_empty=a.allow_empty),
+    )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,13 @@ from typing import Any
 import datasets
 
 from vlmscope.datasets import simplevqa_features
-from vlmscope.datasets.building import NamedRowErrors, check_name, export_main, prepare_split
+from vlmscope.datasets.building import (
+    NamedRowErrors,
+    check_name,
+    export_main,
+    prepare_split,
+    refuse_empty,
+)
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
 
@@ -85,13 +91,19 @@ def build(
 
 
 def export(
-    out_dir: str | Path, data_dir: str | Path | None = None, cache_dir: str | None = None
+    out_dir: str | Path,
+    data_dir: str | Path | None = None,
+    cache_dir: str | None = None,
+    *,
+    allow_empty: bool = False,
 ) -> Path:
-    """Build both configs and write them as one Hub-style folder (parquet + card)."""
+    """Build both configs and write them as one Hub-style folder (parquet + card); an input
+    with no rows is a ValueError unless `allow_empty`."""
     built = {
         name: build(name, data_dir, cache_dir, download_mode="force_redownload")
         for name in simplevqa_features.CONFIGS
     }
+    refuse_empty(built, data_dir, allow_empty)
     return export_folder(
         out_dir,
         built,
@@ -110,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="folder to write")
     parser.add_argument("--data-dir", help="upstream files (default: the shipped sample)")
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    return export_main(parser, argv, lambda a: export(a.out, a.data_dir, a.cache_dir))
+    return export_main(
+        parser, argv, lambda a: export(a.out, a.data_dir, a.cache_dir, allow_empty=a.allow_empty)
+    )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,13 @@ from typing import Any
 
 import datasets
 
-from vlmscope.datasets.building import NamedRowErrors, check_name, export_main, prepare_split
+from vlmscope.datasets.building import (
+    NamedRowErrors,
+    check_name,
+    export_main,
+    prepare_split,
+    refuse_empty,
+)
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
 from vlmscope.tracks.visionarena.row_files import SPLIT
@@ -260,10 +266,14 @@ def export(
     out_dir: str | Path,
     data_dir: str | Path | None = None,
     cache_dir: str | None = None,
+    *,
+    allow_empty: bool = False,
 ) -> Path:
     """Build `dataset` (chat, battle or bench) and write it as a Hub-style folder, config
-    `default`, that `load_dataset(out_dir)` opens."""
+    `default`, that `load_dataset(out_dir)` opens; an input with no rows is a ValueError
+    unless `allow_empty`."""
     built = build(dataset, data_dir, cache_dir, download_mode="force_redownload")
+    refuse_empty({"default": built}, data_dir, allow_empty)
     builder = BUILDERS[dataset]
     return export_folder(
         out_dir,
@@ -292,7 +302,11 @@ def main(argv: list[str] | None = None) -> int:
         ".json/.jsonl file with an images/ folder (default: the shipped sample)",
     )
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    return export_main(parser, argv, lambda a: export(a.dataset, a.out, a.data_dir, a.cache_dir))
+    return export_main(
+        parser,
+        argv,
+        lambda a: export(a.dataset, a.out, a.data_dir, a.cache_dir, allow_empty=a.allow_empty),
+    )
 
 
 if __name__ == "__main__":
