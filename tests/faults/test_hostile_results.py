@@ -31,6 +31,7 @@ from tests.leaderboard.fabricate import track_result
 from vlmscope.leaderboard import browsed_samples as sv
 from vlmscope.leaderboard.charts import rating_bars
 from vlmscope.leaderboard.load import ResultsLocation, find_result_folders
+from vlmscope.leaderboard.long_values import shown
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.rating_view import (
     OVERALL,
@@ -63,6 +64,7 @@ HOSTILE_MODEL = f"evil{PAYLOAD}{LINK}**bold**"
 HOSTILE_TRACK = f"arena{PAYLOAD}"
 HUGE = "<b>" + "x" * MB  # 1 MB of text, markup at its head
 HUGE_MODEL = "huge-" + "m" * MB
+SHOWN_HUGE_MODEL = shown(HUGE_MODEL, "model", [])  # cut for display, its length said
 TRAVERSAL = ("../../etc/passwd", "..\\..\\windows\\win.ini", "/etc/shadow", "%2e%2e%2fetc%2fpasswd")
 TRAVERSAL_META = {"task_name": "../../../../etc/passwd", "row_id": "../../etc/shadow",
                   "data_id": "../../etc/passwd", "cot": True}  # fmt: skip
@@ -139,10 +141,13 @@ def test_everything_loads_from_inside_the_results(hostile: Path, store: ResultSt
     folders = find_result_folders(ResultsLocation.local(hostile))
     assert len(folders) == 4 and all(f.is_relative_to(hostile.resolve()) for f in folders)
     assert store.problems == []  # odd names and huge strings are data, not damage
+    assert [p.error for p in store.suspicious] == [  # a name of a megabyte is shown cut
+        f"shown with texts cut: model ({len(HUGE_MODEL):,} characters)"
+    ]
     models = {(r.track, r.model) for r in store.summaries}
     assert models == {
         ("colours", HOSTILE_MODEL),
-        ("colours", HUGE_MODEL),
+        ("colours", SHOWN_HUGE_MODEL),
         ("megabench", "../../etc/passwd"),
     }
     assert list(store.boards) == [HOSTILE_TRACK]
@@ -155,7 +160,7 @@ def test_everything_loads_from_inside_the_results(hostile: Path, store: ResultSt
 def test_tables_are_plain_text_with_the_names_verbatim(store: ResultStore) -> None:
     frame = overview_frame(store.summaries, store.boards)
     assert set(column_types(frame.dtypes)) <= {"str", "number"}
-    assert {HOSTILE_MODEL, HUGE_MODEL, "../../etc/passwd"} <= set(frame["Model"])
+    assert {HOSTILE_MODEL, SHOWN_HUGE_MODEL, "../../etc/passwd"} <= set(frame["Model"])
     ratings = rating_frame(board_view(store.boards[HOSTILE_TRACK].board))
     assert set(column_types(ratings.dtypes)) <= {"str", "number"}
     assert set(ratings["Model"]) == {HOSTILE_MODEL, "../../etc/passwd", "plain"}

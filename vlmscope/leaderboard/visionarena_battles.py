@@ -99,7 +99,19 @@ def battle_choices(
     note += "" if every else f" with {model}"
     if len(chosen) > MAX_CHOICES:
         note += f"; the first {MAX_CHOICES} are listed"
+    unlabelled = _unlabelled(records, category)
+    if unlabelled:
+        note += f"; {unlabelled} battles carry no label for it and are on no such board"
     return choices, as_text(note + ".")
+
+
+def _unlabelled(records: Sequence[Mapping[str, Any]], category: str) -> int:
+    """Battles a board that reads a label left out for want of it (`BoardSelector.unlabelled`)."""
+    if category == OVERALL:
+        return 0
+    from vlmscope.ratings.inputs.board_selection import BoardSelector
+
+    return BoardSelector(records).unlabelled(category)
 
 
 def choice_label(record: Mapping[str, Any]) -> str:
