@@ -132,3 +132,32 @@ def test_a_category_board_in_pieces_is_skipped_with_the_groups(tmp_path: Path) -
     assert board["settings"]["skipped_categories"]["ocr"].startswith(
         "the battles form 2 groups of models that never met"
     )
+
+
+def test_the_vision_leaderboard_names_an_empty_input_and_groups_that_never_met(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "board.json"
+
+    def leaderboard(file: Path, *flags: str) -> int:
+        argv = ["visionarena", "leaderboard", str(file), "--bootstrap", "5", *flags]
+        return main([*argv, "--out", str(out)])
+
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]", encoding="utf-8")
+    assert leaderboard(empty) == 2
+    assert capsys.readouterr().err == (
+        f"error: vlmscope visionarena leaderboard: {empty}: holds no rows; "
+        "--allow-empty accepts an empty input\n"
+    )
+    assert leaderboard(empty, "--allow-empty") == 0 and _board(out)["models"] == {}
+
+    split = _write(tmp_path / "split.jsonl", _two_groups())
+    assert leaderboard(split) == 2
+    err = capsys.readouterr().err
+    assert f"{split}: the battles form 2 groups of models that never met" in err
+    assert leaderboard(split, "--per-component") == 0
+    board = _board(out)
+    groups = board["settings"]["components"]
+    assert set(board["models"]) == set(groups[0])
+    assert set(board["categories"]["component 2"]["models"]) == set(groups[1])

@@ -7,16 +7,26 @@ labelled leaves the battle out of that category's board, counted) or a FastChat-
 file (JSON lines or a JSON array). The board is `vlmscope.tracks.visionarena.report`'s:
 every category and language board with its style-controlled twin, tie shares, the
 minimum-votes rule and rank changes under style control. `--result-dir` writes it as a result
-dataset the Space shows; `--out` as JSON.
+dataset the Space shows; `--out` as JSON. An input with no rows is an error (`--allow-empty`
+writes a board with no models), and so are battles whose models fall into groups that never met
+(`--per-component` rates each group on its own board).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from vlmscope.cli.board_inputs import (
+    ALLOW_EMPTY_HELP,
+    PER_COMPONENT_HELP,
+    empty_board,
+    per_component,
+    refuse_empty,
+)
 from vlmscope.cli.failure import fail
 from vlmscope.ratings.boards.names import BATTLES_BOARD
 
@@ -50,6 +60,8 @@ def add_leaderboard_parser(commands: Any) -> None:
         metavar="LANGUAGE",
         help="language boards (default: every language the battles name)",
     )
+    parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
+    parser.add_argument("--per-component", action="store_true", help=PER_COMPONENT_HELP)
     parser.set_defaults(func=handle_leaderboard)
 
 
@@ -66,7 +78,10 @@ def handle_leaderboard(args: argparse.Namespace) -> int:
             languages=tuple(args.languages) if args.languages else None,
             anony_assumed=from_dataset,
         )
-        board = arena_leaderboard(records, settings)
+        if refuse_empty(args.data, len(records), args.allow_empty):
+            board = empty_board({"command": "visionarena leaderboard"})
+        else:
+            board = _fitted(args, records, lambda kept: arena_leaderboard(kept, settings))
     except (ValueError, KeyError, OSError) as error:
         return fail(COMMAND, error)
     try:
@@ -78,6 +93,24 @@ def handle_leaderboard(args: argparse.Namespace) -> int:
         return fail(COMMAND, error)
     print(f"board: {describe(board)}")
     return 0
+
+
+def _fitted(args: argparse.Namespace, records: list[Any], rate: Callable[[list[Any]], Any]) -> Any:
+    """`rate(records)`; when the models never all met, an error naming the groups, or with
+    `--per-component` one leaderboard per group (`board_inputs.per_component`)."""
+    from vlmscope.ratings.fits.connected import DisconnectedBattles
+
+    def group(models: frozenset[str], main: bool) -> Any:
+        return rate([r for r in records if r["model_a"] in models and r["model_b"] in models])
+
+    try:
+        return rate(records)
+    except DisconnectedBattles as error:
+        if not args.per_component:
+            raise ValueError(
+                f"{args.data}: {error}; --per-component rates each group on its own board"
+            ) from None
+        return per_component(error.groups, group)
 
 
 def _records(data: Path) -> tuple[list[Any], bool]:
