@@ -172,7 +172,7 @@ def test_an_unreadable_megabench_image_at_run_time_is_named(
     )
     assert run_eval.main(["--config", str(config)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: task 'sample_single_answer', row 0: field 'query_text': media ")
+    assert err.startswith("error: task 'sample_single_answer', row 0: field 'query_media': media ")
     assert "q0.png cannot be read" in err and err.count("\n") == 1
 
 

@@ -127,7 +127,13 @@ class GoldenVerdicts(SyncBackend):
 
 
 def text_prompt(
-    row: QueryRow, data_dir: Path, budget: ImageBudget, *, params: GenerationParams, cot: bool
+    row: QueryRow,
+    data_dir: Path,
+    budget: ImageBudget,
+    *,
+    params: GenerationParams,
+    cot: bool,
+    video_sampling: str,
 ) -> BuiltPrompt:
     """The golden queries name images the golden does not ship: the model here answers from the
     golden file, so a text request stands in for the official prompt."""

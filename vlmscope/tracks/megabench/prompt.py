@@ -9,7 +9,8 @@ Table 2 is a rewrite of that text, see `strip_cot`).
 Image budget per model: at most `max_images` images per query, of which demonstrations may use
 `in_context_images` (MEGA-Bench's `total_demo_video_frames`); video frames are sampled to fit;
 a query that still exceeds the budget is not answerable and gets the official skip text.
-Images are flattened on white and capped at `max_side` on the longer side. A media path is opened
+Video files are decoded and sampled as the official code does (`video.py`); each kept frame then
+takes the image path. Images are flattened on white and capped at `max_side` on the longer side. A media path is opened
 only once it resolves inside `data_dir` (`vlmscope.tracks.media_paths`).
 """
 
@@ -28,9 +29,15 @@ from vlmscope.config import ImageBudget
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, TextPart, Turn
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.rows import QueryRow, RowError
+from vlmscope.tracks.megabench.video import (
+    VIDEO_SUFFIXES,
+    VideoHeader,
+    VideoSampling,
+    sample_video,
+    sampling_gap,
+)
 
 PLACEHOLDER = re.compile(r"(<image>|<video>)")
-VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm"}
 SKIP_TEXT = "Exceed the specified max number of images, skip..."
 VIDEO_START, VIDEO_END = "<video frames start>", "<video frames end>"
 _COT_SENTENCE = re.compile(r"\s*Think step by step before answering\.?")
@@ -61,6 +68,7 @@ def build_prompt(
     *,
     params: GenerationParams,
     cot: bool = True,
+    video_sampling: VideoSampling = "fps",
 ) -> BuiltPrompt:
     def resolve(paths: tuple[str, ...], field: str) -> list[Path]:
         return [
@@ -101,20 +109,33 @@ def build_prompt(
                 return []
             return [ImagePart(encode_image(str(path), budget.max_side), name=path.name)]
         frames = demo_frames if demo else query_frames
-        fps_gap = math.ceil(frame_count(path) / budget.in_context_images) if demo else 1
         parts: list[Part] = [TextPart(VIDEO_START)]
-        parts += [
-            ImagePart(encode_image(str(f), budget.max_side), name=f.name)
-            for f in sample_frames(path, frames, fps_gap)
-        ]
+        if path.is_dir():
+            parts += [
+                ImagePart(encode_image(str(f), budget.max_side), name=f.name)
+                for f in sample_frames(path, frames, demo_frames, demo=demo, mode=video_sampling)
+            ]
+        else:
+            sampled = sample_video(
+                path, frames, demo=demo, demo_frames=demo_frames, mode=video_sampling
+            )
+            if sampled.decoded < sampled.header.frame_count:
+                notes.append(
+                    f"video {path.name}: {sampled.decoded} of the {sampled.header.frame_count} "
+                    "frames its header announces decode"
+                )
+            parts += [
+                ImagePart(encode_frame(jpeg, budget.max_side), name=f"{path.name}#{index}")
+                for index, jpeg in sampled.frames
+            ]
         return [*parts, TextPart(VIDEO_END)]
 
     example_text = row.example_text if cot else strip_cot(row.example_text)
     parts: list[Part] = []
-    for field_name, text, media, demo in (
-        ("task_description", row.task_description, global_media, False),
-        ("example_text", example_text, example_media, True),
-        ("query_text", row.query_text, own_query_media, False),
+    for field_name, media_field, text, media, demo in (
+        ("task_description", "global_media", row.task_description, global_media, False),
+        ("example_text", "example_media", example_text, example_media, True),
+        ("query_text", "query_media", row.query_text, own_query_media, False),
     ):
         chunks = PLACEHOLDER.split(text)
         n_slots = sum(1 for c in chunks if PLACEHOLDER.fullmatch(c))
@@ -131,8 +152,7 @@ def build_prompt(
                     parts += media_parts(path, demo=demo)
                 except (OSError, UnidentifiedImageError) as err:
                     raise RowError(
-                        f"task {row.task_name!r}, row {row.id}: field {field_name!r}: media "
-                        f"{path} cannot be read ({err})"
+                        f"{row.where}: field {media_field!r}: media {path} cannot be read ({err})"
                     ) from err
             elif chunk.strip():
                 parts.append(TextPart(chunk.strip()))
@@ -148,18 +168,14 @@ def frame_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
 
 
-def frame_count(folder: Path) -> int:
-    return len(frame_files(folder))
-
-
-def sample_frames(folder: Path, num_frames: int, fps_gap: int) -> list[Path]:
-    """Official frame sampling, with a frames folder read as a 1 fps video.
-
-    gap = max(ceil(frames / num_frames), fps gap); keep every frame whose index % gap == 0.
-    """
+def sample_frames(
+    folder: Path, num_frames: int, demo_frames: int, *, demo: bool, mode: VideoSampling
+) -> list[Path]:
+    """Official frame sampling (`video.sampling_gap`), a frames folder read as a 1 fps video:
+    keep every frame whose index % gap == 0."""
     frames = frame_files(folder)
-    gap_max = math.ceil(len(frames) / num_frames) if num_frames else 1
-    gap = max(fps_gap, gap_max, 1)
+    header = VideoHeader(frame_count=len(frames), fps=1.0)
+    gap = sampling_gap(header, num_frames, demo=demo, demo_frames=demo_frames, mode=mode)
     return [f for i, f in enumerate(frames) if i % gap == 0]
 
 
@@ -169,17 +185,26 @@ def encode_image(path: str, max_side: int) -> bytes:
 
     Cached: a task's description and demonstration images recur in every one of its queries.
     """
+    fmt = "PNG" if path.lower().endswith(".png") else "JPEG"
     with Image.open(path) as opened:
-        image = (
-            opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P") else opened.convert("RGB")
-        )
+        return _reencode(opened, fmt, max_side)
+
+
+def encode_frame(jpeg: bytes, max_side: int) -> bytes:
+    """A kept video frame through the image path, as the official code sends it: the JPEG
+    OpenCV wrote, opened, capped at `max_side` and saved again as JPEG (it is a `.jpg` file)."""
+    with Image.open(io.BytesIO(jpeg)) as opened:
+        return _reencode(opened, "JPEG", max_side)
+
+
+def _reencode(opened: Image.Image, fmt: str, max_side: int) -> bytes:
+    image = opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P") else opened.convert("RGB")
     if image.mode == "RGBA":
         background = Image.new("RGBA", image.size, (255, 255, 255, 255))
         image = Image.alpha_composite(background, image).convert("RGB")
     if max(image.size) > max_side:
         scale = max_side / max(image.size)
         image = image.resize((int(image.width * scale), int(image.height * scale)))
-    fmt = "PNG" if path.lower().endswith(".png") else "JPEG"
     buffer = io.BytesIO()
     image.save(buffer, format=fmt)
     return buffer.getvalue()

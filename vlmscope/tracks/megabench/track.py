@@ -32,6 +32,7 @@ from vlmscope.tracks.megabench.oracle import oracle_answer
 from vlmscope.tracks.megabench.prompt import SKIP_TEXT, build_prompt
 from vlmscope.tracks.megabench.report import MegaBenchReport, build_report
 from vlmscope.tracks.megabench.rows import QueryRow, group_by_task, read_rows
+from vlmscope.tracks.megabench.video import VideoSampling, check_videos
 from vlmscope.tracks.shipped_samples import sample_dir
 
 SUBSETS = {
@@ -48,6 +49,8 @@ class MegaBenchOptions(TrackOptions):
     max_new_tokens: int = 4096
     judge_with_images: bool = True
     """Attach the query images to judge requests when the task's judge config asks ("with image")."""
+    video_sampling: VideoSampling = "fps"
+    """The official frame sampling mode: "fps" (the released runs') or "max"."""
 
 
 class MegaBenchTrack(TrackBase):
@@ -68,6 +71,7 @@ class MegaBenchTrack(TrackBase):
         if limit:
             self.rows = limit_per_task(self.rows, limit)
         self.tasks = group_by_task(self.rows)
+        check_videos(self.rows, self.data_dir)
 
     def samples(self, model: ModelConfig) -> list[Sample]:
         budget = model.image_budget
@@ -79,7 +83,14 @@ class MegaBenchTrack(TrackBase):
                 for cot in variants:
                     if not cot and eval_type_of(row.metric_info) == "llm":
                         continue  # the no-CoT setting is a Core setting (paper Table 2)
-                    built = build_prompt(row, self.data_dir, budget, params=params, cot=cot)
+                    built = build_prompt(
+                        row,
+                        self.data_dir,
+                        budget,
+                        params=params,
+                        cot=cot,
+                        video_sampling=self.options.video_sampling,
+                    )
                     suffix = "" if cot else ":no_cot"
                     samples.append(
                         Sample(
