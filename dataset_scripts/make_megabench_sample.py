@@ -12,6 +12,7 @@ one code path of the builder, the prompt and the scorer:
 | sample_ascii_shape | core | ascii_answer_string parser |
 | sample_video_count | core | a video given as a folder of frames |
 | sample_open_judge | open | LLM-judge field (`gpt_4o_as_judge`) with a judge template; dummy parser |
+| sample_video_file | core | real `.mp4` files (OpenCV `mp4v`): a demo video and a query video, decoded and sampled |
 
 Tasks whose meta says `1-image` also form the `*_single_image` configs.
 
@@ -326,6 +327,36 @@ def open_judge(root: Path, folder: str) -> Task:
     return shared, questions
 
 
+def video_file(root: Path, folder: str) -> Task:
+    """Two queries, each a short clip of a dot crossing the frame, with a demo clip: real
+    `.mp4` files, so a run decodes and samples video the way the released data needs."""
+    demo_clip = write_clip(root, f"{folder}/demo.mp4", "right", fps=8, n_frames=16)
+    shared = {
+        "description": "A dot crosses the frame in the video. Which way does it move? "
+        "Options: left, right, up, down.",
+        "global_media": [],
+        "example_text": f"{DEMO_HEADER}<video>\nExample Question: Which way does the dot "
+        f"move?\nExample Response:\n[PLEASE OUTPUT YOUR REASONING]\nAnswer: right\n\n"
+        f"{CLOSING}",
+        "example_media": [demo_clip],
+        "query_text": "Which way does the dot move? <video>",
+        "info": metric_info({"direction": "exact_str_match"}, "answer_string"),
+        "app": "Perception",
+        "input_format": "Videos",
+        "output_format": "multiple_choice",
+    }
+    questions = [
+        {
+            "query_media": [
+                write_clip(root, f"{folder}/q{i}.mp4", direction, fps=fps, n_frames=n_frames)
+            ],
+            "answer": {"direction": direction},
+        }
+        for i, (direction, fps, n_frames) in enumerate([("left", 8, 24), ("down", 24, 48)])
+    ]
+    return shared, questions
+
+
 TASKS: dict[str, Callable[[Path, str], Task]] = {
     "sample_single_answer": single_answer,
     "sample_json_fields": json_fields,
@@ -334,6 +365,7 @@ TASKS: dict[str, Callable[[Path, str], Task]] = {
     "sample_ascii_shape": ascii_shape,
     "sample_video_count": video_count,
     "sample_open_judge": open_judge,
+    "sample_video_file": video_file,
 }
 """The tasks in row order (the table of the module docstring); query ids count across tasks."""
 
@@ -345,6 +377,33 @@ def build_rows(root: Path) -> list[dict[str, str]]:
         for question in questions:
             rows.append(row(task, len(rows), **shared, **question))
     return rows
+
+
+def write_clip(root: Path, rel: str, direction: str, *, fps: int, n_frames: int) -> str:
+    """A 96x64 clip of a dot moving in `direction`, written with OpenCV's MPEG-4 encoder (the
+    same bytes on every run of the same OpenCV build)."""
+    import cv2
+    import numpy as np
+
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size = (96, 64)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    if not writer.isOpened():
+        raise RuntimeError(f"OpenCV cannot write {path}")
+    for f in range(n_frames):
+        t = f / max(n_frames - 1, 1)
+        x, y = {
+            "left": (88 - 80 * t, 32),
+            "right": (8 + 80 * t, 32),
+            "up": (48, 56 - 48 * t),
+            "down": (48, 8 + 48 * t),
+        }[direction]
+        frame = card(f"{f}", (60, 60, 60), size)
+        ImageDraw.Draw(frame).ellipse((x - 6, y - 6, x + 6, y + 6), fill=(220, 40, 40))
+        writer.write(np.asarray(frame)[:, :, ::-1].copy())
+    writer.release()
+    return "./" + rel
 
 
 def write(out: Path = OUT) -> None:

@@ -59,6 +59,13 @@ TASK_META = {
         "1-image",
         "Knowledge",
     ),
+    "sample_video_file": (
+        ["Temporal and Spatial Understanding", "Object Recognition and Classification"],
+        "Videos",
+        "multiple_choice",
+        "video",
+        "Perception",
+    ),
 }
 
 

@@ -38,7 +38,7 @@ def test_one_row_per_model_with_each_tracks_headline(store: ResultStore) -> None
     assert list(frame["Model"]) == overview_order()
     oracle = _row(frame, "oracle")
     assert (oracle["MEGA-Bench overall"], oracle["MEGA-Bench Core"], oracle["MEGA-Bench Open"]) == (
-        85.71,
+        87.5,
         100.0,
         0.0,
     )
@@ -87,15 +87,15 @@ def test_bad_json_columns_read_as_empty() -> None:
 
 
 def test_a_limited_run_never_hides_the_full_run(store: ResultStore) -> None:
-    """The oracle's `--limit 1` run (one query per task: 7 samples) finished after its full run
-    (14), into the same results: the overview shows the full run, and the debug run is set aside."""
+    """The oracle's `--limit 1` run (one query per task: 8 samples) finished after its full run
+    (16), into the same results: the overview shows the full run, and the debug run is set aside."""
     shown = store.summary("megabench", "oracle")
-    assert (shown.n_samples, shown.limit, shown.folder.parts[-3]) == (14, None, "megabench_run")
+    assert (shown.n_samples, shown.limit, shown.folder.parts[-3]) == (16, None, "megabench_run")
     [aside] = store.set_aside
-    assert (aside.model, aside.n_samples, aside.limit) == ("oracle", 7, 1)
+    assert (aside.model, aside.n_samples, aside.limit) == ("oracle", 8, 1)
     assert aside.finished_at >= shown.finished_at and aside.folder.parts[-3] == "megabench_debug"
     oracle = _row(overview_frame(store.summaries, store.boards), "oracle")
-    assert (oracle["Samples"], oracle["Other flags"]) == ("14", 2)  # the full run's: 2 open queries
+    assert (oracle["Samples"], oracle["Other flags"]) == ("16", 2)  # the full run's: 2 open queries
 
 
 def test_a_run_with_only_a_limited_run_is_marked(store: ResultStore) -> None:
@@ -107,11 +107,11 @@ def test_a_run_with_only_a_limited_run_is_marked(store: ResultStore) -> None:
 
 
 def test_a_megabench_debug_run_alone_is_marked(tmp_path: Path) -> None:
-    """`--limit 1` on MEGA-Bench keeps the first query of each of the sample's 7 tasks."""
+    """`--limit 1` on MEGA-Bench keeps the first query of each of the sample's 8 tasks."""
     run_megabench_oracle(tmp_path / "debug", limit=1)
     store = ResultStore(ResultsLocation.local(tmp_path))
     oracle = _row(overview_frame(store.summaries, store.boards), "oracle")
-    assert (oracle["Samples"], oracle["Other flags"]) == ("7 (limit 1)", 1)
+    assert (oracle["Samples"], oracle["Other flags"]) == ("8 (limit 1)", 1)
     assert store.set_aside == []
 
 

@@ -18,7 +18,7 @@ def test_tasks_and_choices_of_a_real_run(store: ResultStore) -> None:
     choices = sv.sample_choices(rows, "sample_open_judge")
     assert [value for _, value in choices] == ["sample_open_judge/0", "sample_open_judge/1"]
     assert choices[0][0].endswith("[judge_missing]")
-    assert len(sv.sample_choices(rows, sv.ALL_TASKS)) == len(rows) == 14
+    assert len(sv.sample_choices(rows, sv.ALL_TASKS)) == len(rows) == 16
 
 
 def test_view_of_an_oracle_sample(store: ResultStore) -> None:

@@ -16,7 +16,7 @@ SAMPLE = sample_dir("megabench")
 
 @pytest.mark.parametrize(
     ("config", "rows", "tasks"),
-    [("core", 12, 6), ("open", 2, 1), ("core_single_image", 8, 4), ("open_single_image", 2, 1)],
+    [("core", 14, 7), ("open", 2, 1), ("core_single_image", 8, 4), ("open_single_image", 2, 1)],
 )
 def test_every_config_builds(tmp_path, config, rows, tasks):
     ds = build(SAMPLE, config, cache_dir=tmp_path)

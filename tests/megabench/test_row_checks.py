@@ -168,7 +168,7 @@ def test_links_and_a_linked_data_folder_that_stay_inside_are_fine(tmp_path: Path
     linked = tmp_path / "linked"
     linked.symlink_to(data)
     assert read_rows(linked, "core")[1].query_media == (f"{TASK_DIR}/same_as_q1.png",)
-    assert len(build(linked, "core", cache_dir=tmp_path / "cache")) == 12
+    assert len(build(linked, "core", cache_dir=tmp_path / "cache")) == 14
 
 
 @pytest.mark.parametrize("media", ["../outside.png", "/etc/passwd"])

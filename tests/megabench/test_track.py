@@ -56,8 +56,8 @@ def test_oracle_gets_one_on_every_core_task(tmp_path, cot):
         (report.tracks[0].result_dir / "official" / "task_results.json").read_text()
     )
     core_tasks = [t for t in task_results if t["eval_type"] == "rule"]
-    assert len(core_tasks) == 6 and all(t["score"] == 1.0 for t in core_tasks)
-    assert len(task_results) == (7 if cot == "with" else 6)  # Open runs with CoT only
+    assert len(core_tasks) == 7 and all(t["score"] == 1.0 for t in core_tasks)
+    assert len(task_results) == (8 if cot == "with" else 7)  # Open runs with CoT only
     assert summary["core_setting"] == f"{cot}_cot"
     assert summary["core"] == 1.0
     stats = summary["summary_and_keyword_stats"]

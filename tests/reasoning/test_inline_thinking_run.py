@@ -82,7 +82,7 @@ def test_megabench_is_scored_on_the_answer_and_would_not_be_on_the_whole_text(
              if json.loads(r["scores"])["query_score"] < 1.0}  # fmt: skip
     # every task whose parser takes the last `Answer:` parses the thinking's `Answer: WRONG`
     answer_string = {"sample_single_answer", "sample_verbatim_code", "sample_ascii_shape",
-                     "sample_video_count"}  # fmt: skip
+                     "sample_video_count", "sample_video_file"}  # fmt: skip
     assert wrong == answer_string
     assert summary(out, "unsplit", "megabench")["generation"]["model_options"] == {
         "reasoning_tags": "none",
