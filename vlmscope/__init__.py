@@ -13,8 +13,8 @@ Layers, top to bottom; a module imports only from its own layer or below, never 
    Bradley-Terry, style control, bootstrap, Elo; the typed `RatingBoard` and its presets),
    `judges`
 1. `models` (backends), `metrics` (pure scoring functions), `sandbox`
-0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `literals`,
-   `dependencies` (types and I/O)
+0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `hub_data`,
+   `literals`, `dependencies` (types and I/O)
 
 The thin entries above the package (`run_eval.py`, `leaderboard_space/`, `dataset_scripts/`,
 `evaluate_metrics/`) may import any of it.

@@ -335,17 +335,36 @@ ModelConfig = Annotated[
 ]
 
 
+class HubDataConfig(_Strict):
+    """A dataset repo on the Hugging Face Hub at a revision (a commit pins it; a branch or tag
+    is resolved to its commit when the run starts, and the summary records which)."""
+
+    repo: str = Field(
+        pattern=r"^[A-Za-z0-9][\w.-]*/[\w.-]+$", description="e.g. TIGER-Lab/MEGA-Bench"
+    )
+    revision: str = Field(default="main", min_length=1, description="commit, branch or tag")
+
+
 class TrackConfig(_Strict):
     """One track to run. Its name is checked against the track registry, and `options` by the
     track's own typed options class, when the run is planned (`vlmscope.runner.plan`)."""
 
     name: Name
+    data: HubDataConfig | None = Field(
+        default=None, description="the upstream files from the Hub (instead of `data_dir`)"
+    )
     data_dir: str | None = Field(
         default=None, description="upstream files; default: the shipped sample"
     )
     subset: str | None = Field(default=None, description="builder config, e.g. MEGA-Bench `core`")
     judge: ModelConfig | None = None
     options: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_data_source(self) -> TrackConfig:
+        if self.data is not None and self.data_dir is not None:
+            raise ValueError("give `data` (a Hub repo) or `data_dir` (a local folder), not both")
+        return self
 
 
 class RunConfig(_Strict):
@@ -408,6 +427,8 @@ class RunConfig(_Strict):
         for track, dumped in zip(self.tracks, payload["tracks"], strict=True):
             if track.judge is not None:
                 dumped["judge"] = _hashed(track.judge)
+            if track.data is None:  # keeps the hash of configs written before `data`
+                dumped.pop("data", None)
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

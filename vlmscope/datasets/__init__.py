@@ -11,6 +11,8 @@ The builders only adapt: rows are read and validated by the track's own reader, 
 stops a build with the same error as it stops the track. Each module's `export` writes every
 config as a Hub-style folder (parquet + dataset card) that `load_dataset(folder, config)` opens;
 `python -m vlmscope.datasets.<track>` is each one's command line (`dataset_scripts/` in the repository holds the same entries).
+Each command reads a local folder, the shipped sample, or the track's upstream Hub repo at a pinned
+revision (`--repo/--revision`, `hub_arguments`).
 
 Layer: beside `tracks` (it imports the tracks' readers). This subpackage shares its last name
 with the `datasets` library; every module here imports that library absolutely (`import

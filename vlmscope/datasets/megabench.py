@@ -10,8 +10,9 @@ add `query_images`: the query's images decoded from the relative paths. Rows are
 track's own reader (`vlmscope.tracks.megabench.rows.checked_rows`), so a bad row (a repeated id, a
 task missing from `all_task_meta.json`, an unknown metric, a null answer, a media path leaving
 the data folder) stops the build naming its task, row id and field, as it stops the track.
-`python -m vlmscope.datasets.megabench DATA_DIR OUT_DIR` (or `python dataset_scripts/megabench.py`
-in the repository) exports all four configs as a Hub-style folder (parquet + dataset card) that
+`python -m vlmscope.datasets.megabench DATA_DIR OUT_DIR` (or `--repo TIGER-Lab/MEGA-Bench
+--revision <commit> OUT_DIR`, which downloads and unpacks `data.zip` once; `python
+dataset_scripts/megabench.py` in the repository) exports all four configs as a Hub-style folder (parquet + dataset card) that
 `load_dataset(OUT_DIR, "core")` opens.
 """
 
@@ -31,6 +32,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
@@ -135,15 +137,21 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "data_dir", help="downloaded MEGA-Bench files (config folders + unzipped data/)"
+        "data_dir",
+        nargs="?",
+        help="downloaded MEGA-Bench files (config folders + unzipped data/); or give --repo",
     )
     parser.add_argument("out_dir", help="where to write the Hub-style folder")
     parser.add_argument("--cache-dir", help="datasets cache for the build")
-    return export_main(
-        parser,
-        argv,
-        lambda a: export(a.data_dir, a.out_dir, a.cache_dir, allow_empty=a.allow_empty),
-    )
+    add_hub_arguments(parser, "megabench")
+
+    def run(args: argparse.Namespace) -> Path:
+        data_dir = data_dir_from_args("megabench", args)
+        if data_dir is None:
+            parser.error("give the data folder or --repo")
+        return export(data_dir, args.out_dir, args.cache_dir, allow_empty=args.allow_empty)
+
+    return export_main(parser, argv, run)
 
 
 if __name__ == "__main__":

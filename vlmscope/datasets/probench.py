@@ -36,6 +36,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.probench.row_files import SPLIT
 from vlmscope.tracks.probench.rows import (
@@ -190,8 +191,13 @@ def main(argv: list[str] | None = None) -> int:
         ".json/.jsonl file with an images/ folder (default: the shipped sample)",
     )
     parser.add_argument("--cache-dir", help="datasets cache for the build")
+    add_hub_arguments(parser, "probench")
     return export_main(
-        parser, argv, lambda a: export(a.out, a.data_dir, a.cache_dir, allow_empty=a.allow_empty)
+        parser,
+        argv,
+        lambda a: export(
+            a.out, data_dir_from_args("probench", a), a.cache_dir, allow_empty=a.allow_empty
+        ),
     )
 
 

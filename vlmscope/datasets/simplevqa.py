@@ -33,6 +33,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
 
@@ -122,8 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="folder to write")
     parser.add_argument("--data-dir", help="upstream files (default: the shipped sample)")
     parser.add_argument("--cache-dir", help="datasets cache for the build")
+    add_hub_arguments(parser, "simplevqa")
     return export_main(
-        parser, argv, lambda a: export(a.out, a.data_dir, a.cache_dir, allow_empty=a.allow_empty)
+        parser,
+        argv,
+        lambda a: export(
+            a.out, data_dir_from_args("simplevqa", a), a.cache_dir, allow_empty=a.allow_empty
+        ),
     )
 
 

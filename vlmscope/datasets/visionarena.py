@@ -33,6 +33,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.hub_arguments import data_dir_from_args
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
 from vlmscope.tracks.visionarena.row_files import SPLIT
@@ -302,10 +303,25 @@ def main(argv: list[str] | None = None) -> int:
         ".json/.jsonl file with an images/ folder (default: the shipped sample)",
     )
     parser.add_argument("--cache-dir", help="datasets cache for the build")
+    parser.add_argument(
+        "--repo",
+        help="a Hub dataset repo to read instead of a local folder (upstream: "
+        "lmarena-ai/VisionArena-Chat, lmarena-ai/VisionArena-Battle, "
+        "lmarena-ai/vision-arena-bench-v0.1); downloaded into the Hugging Face cache, checked",
+    )
+    parser.add_argument(
+        "--revision", default="main", help="commit (pins the data), branch or tag of --repo"
+    )
     return export_main(
         parser,
         argv,
-        lambda a: export(a.dataset, a.out, a.data_dir, a.cache_dir, allow_empty=a.allow_empty),
+        lambda a: export(
+            a.dataset,
+            a.out,
+            data_dir_from_args(f"visionarena_{a.dataset}", a),
+            a.cache_dir,
+            allow_empty=a.allow_empty,
+        ),
     )
 
 

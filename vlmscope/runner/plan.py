@@ -16,8 +16,10 @@ from dataclasses import dataclass
 
 from vlmscope.config import ConfigError, RunConfig, TrackConfig
 from vlmscope.dependencies import Dependency, MissingDependency, missing_message
+from vlmscope.hub_data import DataOrigin
 from vlmscope.runner.results import ResultConflict, check_owner, result_dir
 from vlmscope.tracks.base import Track
+from vlmscope.tracks.hub_sources import resolve_track_data
 from vlmscope.tracks.registry import UnknownTrack, build_track, track_spec
 from vlmscope.tracks.spec import TrackSpec
 
@@ -31,6 +33,9 @@ class PlannedTrack:
     track: Track
     missing: tuple[Dependency, ...] = ()
     """System dependencies the run goes on without (`allow_missing_dependencies`)."""
+    origin: DataOrigin | None = None
+    """Where the track's data came from (Hub repo and commit, or a local folder), with the
+    fingerprint of its files; None for the shipped sample."""
 
 
 def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTrack]:
@@ -44,7 +49,8 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
         except UnknownTrack as err:
             raise ConfigError(f"{source}: {field}.name: {err}") from None
         try:
-            track = build_track(track_config, limit=config.limit)
+            resolved, origin = resolve_track_data(track_config)
+            track = build_track(resolved, limit=config.limit)
         except (ValueError, TypeError, OSError) as err:  # OSError: a data_dir not there
             raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
         for option, model in track.required_models().items():
@@ -61,5 +67,5 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
         missing = tuple(d for d in track.dependencies() if d.missing)
         if missing and not config.allow_missing_dependencies:
             raise MissingDependency(missing_message(track.name, list(missing)))
-        planned.append(PlannedTrack(track_config, spec, track, missing))
+        planned.append(PlannedTrack(track_config, spec, track, missing, origin))
     return planned

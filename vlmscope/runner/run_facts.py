@@ -1,5 +1,8 @@
 """Facts about how a (model, track) was generated, stated in its summary.
 
+The data a result stands on is stated too: the Hub repo and the commit its revision resolved
+to, or the local folder, each with a fingerprint of the files read; or the shipped sample.
+
 The reply limit has one rule (`vlmscope.messages.effective_max_new_tokens`: the track's own
 limit, lowered by the model config's cap); the summary says what it came to, so a truncated
 answer can be traced to a setting rather than guessed at. It also names the model config's own
@@ -14,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from vlmscope.config import option_fields
+from vlmscope.hub_data import DataOrigin
 from vlmscope.messages import Response, effective_max_new_tokens
 from vlmscope.tracks.base import Sample
 
@@ -67,3 +71,13 @@ def reasoning_facts(responses: Sequence[Response]) -> dict[str, Any] | None:
         "mean_reasoning_tokens": tokens / len(reasoned),
         "estimated": sum(r.usage.reasoning_tokens_estimated for r in reasoned),
     }
+
+
+def data_facts(origin: DataOrigin | None) -> dict[str, Any]:
+    """The summary's `data`: source ("hub", "local" or "sample"), repo, revision, commit,
+    fingerprint and file count (None where they do not apply)."""
+    if origin is None:
+        return {"source": "sample"}
+    if origin.repo is None:
+        return {"source": "local", "data_dir": str(origin.folder), **origin.to_json()}
+    return {"source": "hub", **origin.to_json()}

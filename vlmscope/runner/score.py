@@ -41,7 +41,7 @@ from vlmscope.runner.results import (
     write_board_result,
     write_result,
 )
-from vlmscope.runner.run_facts import generation_facts, reasoning_facts
+from vlmscope.runner.run_facts import data_facts, generation_facts, reasoning_facts
 from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
 from vlmscope.tracks.conversation import walk_conversations
 
@@ -109,6 +109,7 @@ def _score_one(
         summary["judge"] = judge.describe(track.judge_settings)
     if plan.missing:
         summary["degraded"] = [d.to_json() for d in plan.missing]
+    summary["data"] = data_facts(plan.origin)
     result = TrackResult(
         model=model_config.name,
         track=track.name,
