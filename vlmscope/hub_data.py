@@ -242,15 +242,16 @@ def _unpack(archive: Path, into: Path, where: str, name: str) -> None:
         with zipfile.ZipFile(archive) as opened:
             members = opened.infolist()
             for member in tqdm(members, desc=f"unpacking {name}", unit="file"):
-                name = PurePosixPath(member.filename.replace("\\", "/"))
+                member_path = PurePosixPath(member.filename.replace("\\", "/"))
                 mode = member.external_attr >> 16
-                if name.is_absolute() or ".." in name.parts or ":" in member.filename:
+                parts = member_path.parts
+                if member_path.is_absolute() or ".." in parts or ":" in member.filename:
                     raise HubDataError(
                         f"{where}: member {member.filename!r} leads out of the folder"
                     )
                 if stat.S_ISLNK(mode):
                     raise HubDataError(f"{where}: member {member.filename!r} is a symbolic link")
-                target = into.joinpath(*name.parts)
+                target = into.joinpath(*parts)
                 if member.is_dir():
                     target.mkdir(parents=True, exist_ok=True)
                     continue
