@@ -22,6 +22,7 @@ from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
 
 from vlmscope.arena.service import Arena  # noqa: E402
+from vlmscope.leaderboard.data_origin import data_note  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
 from vlmscope.leaderboard.result_store import ResultStore  # noqa: E402
@@ -86,6 +87,8 @@ def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> g
             for track in store.tracks():
                 with gr.Tab(track_title(track), id=dom_id("track", track)):
                     page_for(store, track)(store, track)
+                    if note := data_note(store.summaries, track):
+                        gr.Markdown(note, elem_id=dom_id(track, "data"))
             with gr.Tab("Samples", id="samples"):
                 sample_tab(store, prompt_data_dirs(os.environ))
     return demo

@@ -22,6 +22,10 @@ import yaml
 from tests.faults.helpers import rows
 from tests.hub.repos import megabench_repo, sample_repo
 from tests.hub_server import HubRepo, HubServer
+from vlmscope.leaderboard.data_origin import data_note, origin_text
+from vlmscope.leaderboard.load import ResultsLocation
+from vlmscope.leaderboard.result_store import ResultStore
+from vlmscope.leaderboard.safe_html import markdown_literal
 
 ROOT = Path(__file__).resolve().parents[2]
 MEGABENCH = "TIGER-Lab/MEGA-Bench"
@@ -82,6 +86,12 @@ def test_megabench_from_the_hub_pinned_verified_and_cached(tmp_path: Path) -> No
         assert (data["revision"], data["commit"], data["files"]) == ("main", commit, 6)
         assert len(data["fingerprint"]) == 64
         assert summary(tmp_path / "first")["core"] == 1.0  # the oracle, video task included
+        store = ResultStore(ResultsLocation.local(tmp_path / "first"))  # what the Space shows
+        assert origin_text(data) == f"{MEGABENCH}@{commit[:12]} (files {data['fingerprint'][:8]})"
+        assert (
+            data_note(store.summaries, "megabench")
+            == f"Data: {markdown_literal(origin_text(data))}"
+        )
         unpacked = home / "vlmscope" / "data" / "TIGER-Lab--MEGA-Bench" / commit / "data"
         assert (unpacked / "Perception/Sample/sample_video_file/q0.mp4").is_file()
 
