@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -37,6 +38,27 @@ class ImagePart:
             cached = hashlib.sha256(self.data).hexdigest()
             object.__setattr__(self, "_digest", cached)
         return cached
+
+
+class DeferredImagePart(ImagePart):
+    """An image whose bytes are made again each time they are read, from a file on disk.
+
+    A benchmark's requests are built all at once (every sample, for every model) but sent a
+    batch at a time; holding every image's bytes from the first to the last would hold the
+    whole benchmark's media in memory. This part holds only how to make the bytes (`load`,
+    deterministic) and their sha256 (`digest`, computed when the request was built), so the
+    request hash, and the cache key, are the same as for an `ImagePart` of those bytes.
+    """
+
+    def __init__(self, load: Callable[[], bytes], digest: str, name: str = "") -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "_load", load)
+        object.__setattr__(self, "_digest", digest)
+
+    @property
+    def data(self) -> bytes:
+        loaded: bytes = self.__dict__["_load"]()
+        return loaded
 
 
 Part = TextPart | ImagePart

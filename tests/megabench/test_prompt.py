@@ -7,12 +7,12 @@ from PIL import Image
 
 from vlmscope.config import ImageBudget
 from vlmscope.messages import GenerationParams, ImagePart, TextPart
+from vlmscope.tracks.megabench.media import encode_image
 from vlmscope.tracks.megabench.prompt import (
     SKIP_TEXT,
     VIDEO_END,
     VIDEO_START,
     build_prompt,
-    encode_image,
     strip_cot,
 )
 from vlmscope.tracks.megabench.rows import RowError, group_by_task, read_rows

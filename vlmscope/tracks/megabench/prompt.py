@@ -10,30 +10,29 @@ Image budget per model: at most `max_images` images per query, of which demonstr
 `in_context_images` (MEGA-Bench's `total_demo_video_frames`); video frames are sampled to fit;
 a query that still exceeds the budget is not answerable and gets the official skip text.
 Video files are decoded and sampled as the official code does (`video.py`); each kept frame then
-takes the image path. Images are flattened on white and capped at `max_side` on the longer side. A media path is opened
+takes the image path (`media.py`, which also keeps the bytes out of memory until they are sent).
+Images are flattened on white and capped at `max_side` on the longer side. A media path is opened
 only once it resolves inside `data_dir` (`vlmscope.tracks.media_paths`).
 """
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
+from PIL import UnidentifiedImageError
 
 from vlmscope.config import ImageBudget
-from vlmscope.messages import GenerationParams, ImagePart, Part, Request, TextPart, Turn
+from vlmscope.messages import GenerationParams, Part, Request, TextPart, Turn
 from vlmscope.tracks.media_paths import inside_data_dir
+from vlmscope.tracks.megabench.media import image_part, video_parts
 from vlmscope.tracks.megabench.rows import QueryRow, RowError
 from vlmscope.tracks.megabench.video import (
     VIDEO_SUFFIXES,
     VideoHeader,
     VideoSampling,
-    sample_video,
     sampling_gap,
 )
 
@@ -107,27 +106,29 @@ def build_prompt(
         if not is_video(path):
             if demo and path not in kept_demo_images:
                 return []
-            return [ImagePart(encode_image(str(path), budget.max_side), name=path.name)]
+            return [image_part(path, budget.max_side)]
         frames = demo_frames if demo else query_frames
         parts: list[Part] = [TextPart(VIDEO_START)]
         if path.is_dir():
             parts += [
-                ImagePart(encode_image(str(f), budget.max_side), name=f.name)
+                image_part(f, budget.max_side)
                 for f in sample_frames(path, frames, demo_frames, demo=demo, mode=video_sampling)
             ]
         else:
-            sampled = sample_video(
-                path, frames, demo=demo, demo_frames=demo_frames, mode=video_sampling
+            kept, sampled = video_parts(
+                path,
+                frames,
+                demo=demo,
+                demo_frames=demo_frames,
+                mode=video_sampling,
+                max_side=budget.max_side,
             )
-            if sampled.decoded < sampled.header.frame_count:
+            if sampled.decoded < sampled.announced:
                 notes.append(
-                    f"video {path.name}: {sampled.decoded} of the {sampled.header.frame_count} "
+                    f"video {path.name}: {sampled.decoded} of the {sampled.announced} "
                     "frames its header announces decode"
                 )
-            parts += [
-                ImagePart(encode_frame(jpeg, budget.max_side), name=f"{path.name}#{index}")
-                for index, jpeg in sampled.frames
-            ]
+            parts += kept
         return [*parts, TextPart(VIDEO_END)]
 
     example_text = row.example_text if cot else strip_cot(row.example_text)
@@ -177,34 +178,3 @@ def sample_frames(
     header = VideoHeader(frame_count=len(frames), fps=1.0)
     gap = sampling_gap(header, num_frames, demo=demo, demo_frames=demo_frames, mode=mode)
     return [f for i, f in enumerate(frames) if i % gap == 0]
-
-
-@lru_cache(maxsize=512)
-def encode_image(path: str, max_side: int) -> bytes:
-    """Flatten transparency on white, cap the longer side, re-encode by the file's extension.
-
-    Cached: a task's description and demonstration images recur in every one of its queries.
-    """
-    fmt = "PNG" if path.lower().endswith(".png") else "JPEG"
-    with Image.open(path) as opened:
-        return _reencode(opened, fmt, max_side)
-
-
-def encode_frame(jpeg: bytes, max_side: int) -> bytes:
-    """A kept video frame through the image path, as the official code sends it: the JPEG
-    OpenCV wrote, opened, capped at `max_side` and saved again as JPEG (it is a `.jpg` file)."""
-    with Image.open(io.BytesIO(jpeg)) as opened:
-        return _reencode(opened, "JPEG", max_side)
-
-
-def _reencode(opened: Image.Image, fmt: str, max_side: int) -> bytes:
-    image = opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P") else opened.convert("RGB")
-    if image.mode == "RGBA":
-        background = Image.new("RGBA", image.size, (255, 255, 255, 255))
-        image = Image.alpha_composite(background, image).convert("RGB")
-    if max(image.size) > max_side:
-        scale = max_side / max(image.size)
-        image = image.resize((int(image.width * scale), int(image.height * scale)))
-    buffer = io.BytesIO()
-    image.save(buffer, format=fmt)
-    return buffer.getvalue()

@@ -7,7 +7,7 @@ frames one by one and keeps every decoded frame whose index is a multiple of the
 runs over the frames that actually decode, so a file whose header promises more frames than it
 holds simply yields fewer; a file of which no frame decodes is an error. Each kept frame is
 written as a JPEG (`cv2.imwrite` to a `.jpg`, OpenCV's default quality) and then goes through the
-image path like any image file (`prompt.encode_frame`).
+image path like any image file (`media.encode_frame`).
 
 OpenCV (`opencv-python-headless`) is the decoder for parity: another decoder (PyAV, torchcodec)
 may count frames and convert colours differently, which would change the kept frames. The

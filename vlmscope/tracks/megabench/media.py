@@ -1,0 +1,150 @@
+"""A prompt's images as parts that hold a digest, not bytes, so the full benchmark's media
+never sit in memory at once; and the image path every image and kept frame goes through.
+
+Every sample of every model is built before the first request is sent, and built again when
+scoring, so each image (and each kept video frame) is encoded once to learn its sha256 and its
+bytes are dropped; they are made again, identically, when a backend or a judge reads the part
+(`vlmscope.messages.DeferredImagePart`). Digests are remembered per file (path, size and time
+stamp, so an edited file is encoded afresh), which makes building the same prompts again cost
+no encoding. A video's kept frames are decoded together; the last few videos' frames are kept,
+since a backend reads a request's frames one after the other.
+
+The image path is the official one: transparency flattened on white, the longer side capped
+(1000 px by default), re-encoded in the file's format; a kept video frame is the JPEG OpenCV
+wrote, taken through the same path as a `.jpg` file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from pathlib import Path
+
+from PIL import Image
+
+from vlmscope.messages import DeferredImagePart, ImagePart
+from vlmscope.tracks.megabench.video import SampledVideo, VideoSampling, sample_video
+
+FileKey = tuple[str, int, int]
+"""(path, size, modification time in ns): a file as it is now."""
+VideoKey = tuple[FileKey, int, bool, int, str, int]
+"""A video file and how it is sampled: frame budget, demo or query, demo share, mode, max side."""
+
+
+@dataclass(frozen=True)
+class SampledFrames:
+    """What a prompt needs of a sampled video once its frames are encoded: each kept frame's
+    index and digest, and how many frames decoded against the header's count."""
+
+    indices: tuple[int, ...]
+    digests: tuple[str, ...]
+    decoded: int
+    announced: int
+
+
+_image_digests: dict[tuple[FileKey, int], str] = {}
+_video_digests: dict[VideoKey, SampledFrames] = {}
+
+
+def image_part(path: Path, max_side: int) -> ImagePart:
+    """The image file as a deferred part: encoded now for its digest, again when read."""
+    file = _file_key(path)
+    digest = _image_digests.get((file, max_side))
+    if digest is None:
+        digest = hashlib.sha256(_encoded(file, max_side)).hexdigest()
+        _image_digests[(file, max_side)] = digest
+    return DeferredImagePart(partial(_encoded, file, max_side), digest, name=path.name)
+
+
+def video_parts(
+    path: Path,
+    num_frames: int,
+    *,
+    demo: bool,
+    demo_frames: int,
+    mode: VideoSampling,
+    max_side: int,
+) -> tuple[list[ImagePart], SampledFrames]:
+    """The video's kept frames (`video.sample_video`) as deferred parts named `clip.mp4#<index>`."""
+    key: VideoKey = (_file_key(path), num_frames, demo, demo_frames, mode, max_side)
+    sampled = _video_digests.get(key)
+    if sampled is None:
+        video = _sampled(key)
+        sampled = _video_digests[key] = SampledFrames(
+            indices=tuple(video.indices),
+            digests=tuple(hashlib.sha256(f).hexdigest() for f in _encoded_frames(key)),
+            decoded=video.decoded,
+            announced=video.header.frame_count,
+        )
+    parts: list[ImagePart] = [
+        DeferredImagePart(partial(_frame, key, position), digest, name=f"{path.name}#{index}")
+        for position, (index, digest) in enumerate(
+            zip(sampled.indices, sampled.digests, strict=True)
+        )
+    ]
+    return parts, sampled
+
+
+def encode_image(path: str, max_side: int) -> bytes:
+    """Flatten transparency on white, cap the longer side, re-encode by the file's extension."""
+    return _encoded(_file_key(Path(path)), max_side)
+
+
+@lru_cache(maxsize=64)
+def _encoded(file: FileKey, max_side: int) -> bytes:
+    """`encode_image`, cached for the few files read last (a task's description and demo
+    images recur in each of its queries, asked one after the other) and keyed by the file's
+    size and time stamp, so an edited file is read again."""
+    path = file[0]
+    fmt = "PNG" if path.lower().endswith(".png") else "JPEG"
+    with Image.open(path) as opened:
+        return _reencode(opened, fmt, max_side)
+
+
+def encode_frame(jpeg: bytes, max_side: int) -> bytes:
+    """A kept video frame through the image path, as the official code sends it: the JPEG
+    OpenCV wrote, opened, capped at `max_side` and saved again as JPEG (it is a `.jpg` file)."""
+    with Image.open(io.BytesIO(jpeg)) as opened:
+        return _reencode(opened, "JPEG", max_side)
+
+
+def _reencode(opened: Image.Image, fmt: str, max_side: int) -> bytes:
+    image = opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P") else opened.convert("RGB")
+    if image.mode == "RGBA":
+        background = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(background, image).convert("RGB")
+    if max(image.size) > max_side:
+        scale = max_side / max(image.size)
+        image = image.resize((int(image.width * scale), int(image.height * scale)))
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt)
+    return buffer.getvalue()
+
+
+def _frame(key: VideoKey, position: int) -> bytes:
+    return _encoded_frames(key)[position]
+
+
+@lru_cache(maxsize=4)
+def _encoded_frames(key: VideoKey) -> tuple[bytes, ...]:
+    """The kept frames through the image path, for the few videos read last."""
+    return tuple(encode_frame(jpeg, key[-1]) for _, jpeg in _sampled(key).frames)
+
+
+@lru_cache(maxsize=2)
+def _sampled(key: VideoKey) -> SampledVideo:
+    (path, _, _), num_frames, demo, demo_frames, mode, _ = key
+    return sample_video(
+        Path(path),
+        num_frames,
+        demo=demo,
+        demo_frames=demo_frames,
+        mode=mode,  # type: ignore[arg-type]
+    )
+
+
+def _file_key(path: Path) -> FileKey:
+    info = path.stat()
+    return (str(path), info.st_size, info.st_mtime_ns)
