@@ -41,8 +41,10 @@ import numpy.typing as npt
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-DRAWS_PER_CHUNK = 2_000_000
-"""Query draws (times models) held at once; a chunk holds at least one round."""
+DRAWS_PER_CHUNK = 1_000_000
+"""Query draws held at once (each a row of every model's score); a chunk holds at least one
+round. It does not depend on the number of models, so the draws, and a pair's numbers, are
+the same whichever other models are compared beside them."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ def macro_bootstrap(
     means = task_means(values, sizes)
     order = np.argsort(stratum, kind="stable")  # copies are laid out stratum by stratum
     bounds = np.searchsorted(stratum[order], np.arange(stratum.max() + 2))
-    per_round = int(sizes.sum()) * values.shape[1] if resample_queries else len(sizes)
+    per_round = int(sizes.sum()) if resample_queries else len(sizes)
     chunk = max(1, DRAWS_PER_CHUNK // max(per_round, 1))
     parts: list[tuple[FloatArray, FloatArray, FloatArray]] = []
     for first in range(0, rounds, chunk):
