@@ -42,6 +42,10 @@ class TrackSpec:
     """The name of the Space page that lays the track out. The Space keeps its pages by name
     (`leaderboard_space/track_pages.py`, `PAGES`); a name it does not hold gets the generic
     table of headline numbers, so a track never waits on the Space to be shown."""
+    comparison: str = "generic"
+    """How `vlmscope compare` pairs two models' results: the name of a comparison of
+    `vlmscope.leaderboard.compare` (`megabench`, `factuality`, `judged`, `battles`); a name it
+    does not hold gets the generic one (each per-sample score's mean, paired)."""
     headlines: tuple[Headline, ...] = ()
     """Overview columns; empty = the summary's first numbers (a new track shows up as is)."""
     data_env: str | None = None

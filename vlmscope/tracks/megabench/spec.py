@@ -56,6 +56,7 @@ SPEC = TrackSpec(
     title="MEGA-Bench",
     load=_load,
     page="megabench",
+    comparison="megabench",
     headlines=(
         Headline("overall", ("overall",)),
         Headline("Core", ("core",)),

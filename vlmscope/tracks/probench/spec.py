@@ -40,6 +40,7 @@ SPEC = TrackSpec(
     title="ProBench",
     load=_load,
     page="probench",
+    comparison="judged",
     # ProBench's official score per track: Elo points (baseline at 1114), not 0-1 rates
     headlines=(
         Headline("single-round Elo", ("tracks", "singleround", "score"), percent=False),

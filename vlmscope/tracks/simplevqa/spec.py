@@ -43,6 +43,7 @@ SPEC = TrackSpec(
     title="SimpleVQA",
     load=_load,
     page="factuality",
+    comparison="factuality",
     headlines=(Headline("F", ("F",)), Headline("CGA", ("CGA",))),
     data_env="VLMSCOPE_SIMPLEVQA_DATA",
     rebuild_prompt=rebuild_prompt,
