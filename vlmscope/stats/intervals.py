@@ -45,6 +45,9 @@ def percentile_interval(
     (bounds of all-NaN draws are NaN)."""
     values = np.asarray(draws, dtype=np.float64)
     tail = (1.0 - level) / 2.0 * 100.0
+    if not np.isnan(values).any():  # the common case, many times faster than nanpercentile
+        bounds = np.percentile(values, [tail, 100.0 - tail], axis=axis)
+        return np.asarray(bounds[0], dtype=np.float64), np.asarray(bounds[1], dtype=np.float64)
     with warnings.catch_warnings():  # an all-NaN slice is an answer (NaN), not a problem
         warnings.simplefilter("ignore", RuntimeWarning)
         lower = np.nanpercentile(values, tail, axis=axis)

@@ -27,8 +27,8 @@ keeps every task once (only queries are drawn): the "naive" interval that treats
 fixed, narrower whenever tasks differ in how much they favour one model.
 
 Queries come as one array of scores (queries x models) with each task's queries next to each
-other (`task_sizes` says how many, in order). Rounds are drawn in chunks whose query draws fit
-`DRAWS_PER_CHUNK`, so memory stays flat whatever the number of rounds.
+other (`task_sizes` says how many, in order). Rounds are drawn in chunks of `COPIES_PER_CHUNK`
+task copies, so memory stays flat whatever the number of rounds.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ import numpy.typing as npt
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-DRAWS_PER_CHUNK = 1_000_000
-"""Query draws held at once (each a row of every model's score); a chunk holds at least one
+COPIES_PER_CHUNK = 250_000
+"""Drawn task copies held at once (each with every model's mean); a chunk holds at least one
 round. It does not depend on the number of models, so the draws, and a pair's numbers, are
 the same whichever other models are compared beside them."""
 
@@ -146,8 +146,7 @@ def macro_bootstrap(
     means = task_means(values, sizes)
     order = np.argsort(stratum, kind="stable")  # copies are laid out stratum by stratum
     bounds = np.searchsorted(stratum[order], np.arange(stratum.max() + 2))
-    per_round = int(sizes.sum()) if resample_queries else len(sizes)
-    chunk = max(1, DRAWS_PER_CHUNK // max(per_round, 1))
+    chunk = max(1, COPIES_PER_CHUNK // len(sizes))
     parts: list[tuple[FloatArray, FloatArray, FloatArray]] = []
     for first in range(0, rounds, chunk):
         n = min(chunk, rounds - first)
@@ -157,7 +156,7 @@ def macro_bootstrap(
             if resample_queries
             else np.zeros((*copies.shape, values.shape[1]))
         )
-        parts.append(_grouped(means, member, copies, noise, bounds))
+        parts.append(_grouped(means, member, copies, noise, stratum))
     return MacroDraws(
         point=macro_means(means, member),
         task_means=means,
@@ -212,29 +211,59 @@ def _draw(order: IntArray, bounds: IntArray, n: int, rng: np.random.Generator) -
 def _copy_means(
     values: FloatArray, sizes: IntArray, copies: IntArray, rng: np.random.Generator
 ) -> FloatArray:
-    """rounds x copies x models: each copy's mean over its own draw of its task's queries."""
+    """rounds x copies x models: each copy's mean over its own draw of its task's queries.
+
+    A copy's draw of its task's n queries is counted per query, so all copies of one task are
+    a counts matrix times the task's scores: one small product per task, instead of gathering
+    every drawn score of every model."""
     flat = copies.ravel()
-    lengths = sizes[flat]
-    offsets = np.repeat(_starts(sizes)[flat], lengths)
-    spans = np.repeat(lengths, lengths)
-    picks = offsets + (rng.random(len(offsets)) * spans).astype(np.int64)
-    sums = np.add.reduceat(values[picks], _starts(lengths), axis=0)
-    return (sums / lengths[:, None]).reshape(*copies.shape, values.shape[1])
+    means = np.empty((flat.size, values.shape[1]))
+    order = np.argsort(flat, kind="stable")
+    bounds = np.searchsorted(flat[order], np.arange(len(sizes) + 1))
+    for task, (lo, hi, start) in enumerate(
+        zip(bounds[:-1], bounds[1:], _starts(sizes), strict=False)
+    ):
+        if hi == lo:
+            continue
+        n, k = int(sizes[task]), int(hi - lo)
+        picks = rng.integers(0, n, size=(k, n)) + (np.arange(k) * n)[:, None]
+        counts = np.bincount(picks.ravel(), minlength=k * n).reshape(k, n).astype(np.float64)
+        means[order[lo:hi]] = (counts @ values[start : start + n]) / n
+    return means.reshape(*copies.shape, values.shape[1])
 
 
 def _grouped(
-    means: FloatArray, member: BoolArray, copies: IntArray, noise: FloatArray, bounds: IntArray
+    means: FloatArray, member: BoolArray, copies: IntArray, noise: FloatArray, stratum: IntArray
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per round and group: the copies' task means summed by stratum, the copies counted by
-    stratum, and the mean query noise over all the group's copies."""
-    weights = member.T[copies].astype(np.float64).transpose(0, 2, 1)  # rounds x G x copies
+    stratum, and the mean query noise over all the group's copies.
+
+    Everything is linear in how often each task was drawn in a round (and the query noise its
+    copies drew), so those per-task totals are taken first and the groups are matrix products
+    of them: the work grows with rounds x tasks, not with rounds x tasks x groups."""
+    n_rounds, n_tasks = copies.shape[0], len(means)
+    index = (copies + (np.arange(n_rounds) * n_tasks)[:, None]).ravel()
+    drawn = np.bincount(index, minlength=n_rounds * n_tasks).reshape(n_rounds, n_tasks)
+    noise_sums = np.stack(
+        [
+            np.bincount(index, weights=noise[..., m].ravel(), minlength=n_rounds * n_tasks)
+            for m in range(means.shape[1])
+        ],
+        axis=-1,
+    ).reshape(n_rounds, n_tasks, means.shape[1])
+    weights = member.astype(np.float64)  # G x T
     sums, counts = [], []
-    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
-        sums.append(np.matmul(weights[:, :, lo:hi], means[copies[:, lo:hi]]))
-        counts.append(weights[:, :, lo:hi].sum(axis=2))
+    for s in range(int(stratum.max()) + 1):
+        tasks = stratum == s
+        count = drawn[:, tasks].astype(np.float64)  # rounds x tasks of the stratum
+        weighted = weights[:, tasks, None] * means[None, tasks]  # G x tasks x M
+        flat = weighted.transpose(1, 0, 2).reshape(int(tasks.sum()), -1)
+        sums.append((count @ flat).reshape(n_rounds, *weighted.shape[::2]))
+        counts.append(count @ weights[:, tasks].T)
     total = np.sum(counts, axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean_noise = np.matmul(weights, noise) / total[..., None]
+        mean_noise = np.matmul(noise_sums.transpose(0, 2, 1), weights.T).transpose(0, 2, 1)
+        mean_noise = mean_noise / total[..., None]
     return np.stack(sums, axis=2), np.stack(counts, axis=2), mean_noise
 
 

@@ -13,6 +13,7 @@ same queries on both sides the point difference is the difference of the two sum
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ import numpy as np
 
 from vlmscope.leaderboard.compare.alignment import align
 from vlmscope.leaderboard.compare.pairs import Compared, ListTable, PairComparison, PairedNumber
-from vlmscope.leaderboard.compare.source import model_details
+from vlmscope.leaderboard.compare.source import model_columns
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.values import is_number
 from vlmscope.stats.intervals import Interval, percentile_interval, two_sided_p
@@ -51,24 +52,29 @@ class Counted:
         lists = block.get("tasks") if isinstance(block.get("tasks"), Mapping) else None
         self.keyword_tasks = block.get("keyword_tasks") if lists else None
         with_cot = scores.get("core_setting", "with_cot") != "without_cot"
-        columns = ["sample_id", "scores", "meta"] + ([] if lists else ["extra"])
+        columns = ["sample_id", "scores"] + ([] if lists else ["extra"])
         self.eval_types: dict[str, str] = {}
         if lists:
             self.eval_types = {t: "rule" for t in lists.get("core", [])}
             self.eval_types.update({t: "llm" for t in lists.get("open", [])})
         self.scores: dict[str, float] = {}
         self.task_of: dict[str, str] = {}
-        for row in model_details(store, track, model, columns):
-            meta = row["meta"]
-            task = str(meta.get("task_name", ""))
+        found = model_columns(store, track, model, columns)
+        extras = found.get("extra") or [{}] * len(found["sample_id"])
+        for sample_id, scored, extra in zip(
+            found["sample_id"], found["scores"], extras, strict=True
+        ):
+            # `task/query`, `:no_cot` added without CoT (MegaBenchTrack.samples); the id says
+            # what its meta says, without decoding the meta of thousands of rows
+            key, _, setting = str(sample_id).partition(":")
+            task = key.rpartition("/")[0]
             if not lists:
-                self.eval_types.setdefault(task, str(row["extra"].get("eval_type", "rule")))
+                self.eval_types.setdefault(task, str(extra.get("eval_type", "rule")))
             kind = self.eval_types.get(task)
-            cot = bool(meta.get("cot", True))
+            cot = setting != "no_cot"
             if kind is None or cot != (with_cot if kind != "llm" else True):
                 continue  # a task or prompt setting the summary does not count
-            key = f"{task}/{meta.get('query_idx')}"
-            value = row["scores"].get("query_score")
+            value = scored.get("query_score")
             self.scores[key] = float(value) if is_number(value) else 0.0
             self.task_of[key] = task
 
@@ -142,7 +148,8 @@ def _layout(
         notes.append(
             f"the summaries group tasks into keywords differently; {models[0]}'s grouping is used"
         )
-    sizes = [sum(1 for k in keys if first.task_of[k] == t) for t in tasks]
+    counts = Counter(first.task_of[k] for k in keys)
+    sizes = [counts[t] for t in tasks]
     layout = macro_layout(tasks, sizes, [first.eval_types[t] for t in tasks], membership)
     return layout, notes
 
