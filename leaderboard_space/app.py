@@ -24,6 +24,7 @@ from widgets import dom_id, table  # noqa: E402
 from vlmscope.arena.service import Arena  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
+from vlmscope.leaderboard.overview_cells import overview_cells  # noqa: E402
 from vlmscope.leaderboard.result_store import ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.sample_prompts import prompt_data_dirs  # noqa: E402
@@ -42,20 +43,25 @@ CSS = """
 }
 #overview-table .header-cell span { word-break: normal; overflow-wrap: break-word; }
 #overview-table .header-cell .header-icons { position: absolute; right: 2px; bottom: 2px; }
-#overview-table .body-cell span { word-break: normal; overflow-wrap: anywhere; }
+#overview-table .body-cell span { word-break: normal; overflow-wrap: anywhere; white-space: pre-line; }
 """
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(
     font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]
 )
 OVERVIEW_NOTE = (
-    "Scores in %, ratings on their own scale with the 95% interval (+above / -below). "
+    "Scores in %, ratings on their own scale. Under each number, its 95% interval as how far it "
+    "reaches above and below (+above / -below), or **(no CI)** when it has none (the reasons "
+    "are listed under the table). **rank N**: the model's rank band on the track, as the boards "
+    "rank: one plus the number of models whose whole interval lies above its own, so models "
+    "that are statistically tied share a rank. "
     "Click a column header to sort; the search box filters every column. "
     "**Failed**: requests that got no response; **Unparseable**: answers or verdicts that could "
     "not be read; **Other flags**: any other item not scored normally (e.g. no judge, over the "
     "image budget); **Cut off in reasoning** (shown when a model reasoned): replies that ended "
     "inside their reasoning trace, so they have no answer. **Samples**: how many samples the "
-    "scores stand on. Each model shows its "
+    "scores stand on. These are counts of items, exact rather than estimated, so they have no "
+    "interval; run date and config hash are facts of the run. Each model shows its "
     "latest full run of each track; a quick run made with `--limit N` shows only where the model "
     "has no full run of the track, marked `(limit N)` in Samples."
 )
@@ -64,6 +70,7 @@ SUSPICIOUS_NOTE = (
     "These folders hold texts far longer than any name (a damaged or unusual upload); they are "
     "shown with those texts cut. Each is named by its path inside the results."
 )
+NO_INTERVAL_NOTE = "**Numbers without an interval** (marked (no CI) above), and why:"
 SKIPPED_NOTE = (
     "### Skipped result folders\n"
     "These folders under the results could not be read and are left out; every other result "
@@ -116,9 +123,11 @@ def found_note(store: ResultStore) -> str:
 
 def overview_tab(store: ResultStore) -> None:
     frame = overview_frame(store.summaries, store.boards)
+    cells = overview_cells(frame, store.summaries, store.boards)
     gr.Markdown(OVERVIEW_NOTE)
     table(
         frame,
+        cells.display,
         show_search="filter",
         show_row_numbers=True,
         elem_id="overview-table",
@@ -126,6 +135,9 @@ def overview_tab(store: ResultStore) -> None:
         wrap=True,
         column_widths=fit_widths(frame),
     )
+    if cells.no_interval:
+        listed = "\n".join(f"- {markdown_literal(line)}" for line in cells.no_interval)
+        gr.Markdown(f"{NO_INTERVAL_NOTE}\n{listed}", elem_id="no-interval-note")
     if store.suspicious:
         gr.Markdown(SUSPICIOUS_NOTE, elem_id="suspicious-note")
         table(

@@ -25,11 +25,16 @@ PromptRebuilder = Callable[["Mapping[str, Any]", Path], "Request | None"]
 class Headline:
     """One headline column: a label and the key path of a number in the track summary, a 0-1
     score shown as a percentage, or (`percent=False`) a number on its own scale shown as it is
-    (ProBench's Elo points)."""
+    (ProBench's Elo points), and where its interval is."""
 
     label: str
     keys: tuple[str, ...]
     percent: bool = True
+    interval: tuple[str, ...] | None = None
+    """The key path of the number's 95% interval in the summary: a `[lower, upper]` pair or a
+    mapping with `lower` and `upper`; None when the track reports none (the Space marks the
+    number as having no interval, and says why: `no_interval`)."""
+    no_interval: str = "the track reports no interval for this number"
 
 
 @dataclass(frozen=True)

@@ -58,9 +58,9 @@ SPEC = TrackSpec(
     page="megabench",
     comparison="megabench",
     headlines=(
-        Headline("overall", ("overall",)),
-        Headline("Core", ("core",)),
-        Headline("Open", ("open",)),
+        Headline("overall", ("overall",), interval=("intervals", "overall")),
+        Headline("Core", ("core",), interval=("intervals", "core")),
+        Headline("Open", ("open",), interval=("intervals", "open")),
     ),
     data_env="VLMSCOPE_MEGABENCH_DATA",
     rebuild_prompt=rebuild_prompt,

@@ -44,7 +44,10 @@ SPEC = TrackSpec(
     load=_load,
     page="factuality",
     comparison="factuality",
-    headlines=(Headline("F", ("F",)), Headline("CGA", ("CGA",))),
+    headlines=(
+        Headline("F", ("F",), interval=("overall", "ci95", "F")),
+        Headline("CGA", ("CGA",), interval=("overall", "ci95", "CGA")),
+    ),
     data_env="VLMSCOPE_SIMPLEVQA_DATA",
     rebuild_prompt=rebuild_prompt,
 )
