@@ -12,11 +12,14 @@ writes to it.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 from arena_tab import ArenaClosed, arena_from_env, arena_tab, closed_tab  # noqa: E402
+from compare_page import TAB_ID as COMPARE_TAB  # noqa: E402
+from compare_page import base_url, compare_tab  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
@@ -84,7 +87,7 @@ def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> g
     with gr.Blocks(title=TITLE, fill_width=True) as demo:
         gr.Markdown(f"# {TITLE}")
         gr.Markdown(found_note(store))
-        with gr.Tabs():
+        with gr.Tabs() as tabs:
             with gr.Tab("Overview", id="overview"):
                 overview_tab(store)
             if arena is not None:
@@ -95,6 +98,15 @@ def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> g
                     page_for(store, track)(store, track)
             with gr.Tab("Samples", id="samples"):
                 sample_tab(store, prompt_data_dirs(os.environ))
+            with gr.Tab("Compare", id=COMPARE_TAB):
+                compared, outputs = compare_tab(store, prompt_data_dirs(os.environ))
+
+        def open_page(request: gr.Request) -> list[Any]:
+            """Fill the Compare tab; a link to a compared sample opens the tab on it."""
+            linked, shown = compared.open_link(dict(request.query_params), base_url(request))
+            return [gr.update(selected=COMPARE_TAB) if linked else gr.update(), *shown]
+
+        demo.load(open_page, None, [tabs, *outputs])
     return demo
 
 

@@ -7,6 +7,9 @@ judged by the coin stand-in where a track is judged. Beside them, `coin-quick` r
 with `--limit 1` only (one query per task: a mismatch every comparison with it must list), and
 the VisionArena human battles of the FastChat golden as a board (`vlmscope ratings battles
 --result-dir`).
+
+`demo_results` is the README's demo itself (`configs/demo.yaml`: the tiny random model and the
+oracle on every track), with fewer bootstrap rounds.
 """
 
 from __future__ import annotations
@@ -14,10 +17,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.leaderboard import fabricate
+from vlmscope.config import parse_config
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.result_store import ResultStore
+from vlmscope.runner.loop import run
+
+DEMO = Path(__file__).resolve().parents[2] / "configs" / "demo.yaml"
 
 ORACLE, TWIN, COIN, QUICK = "oracle", "oracle-twin", "coin-model", "coin-quick"
 JUDGE = {"backend": "coin", "name": "coin-judge"}
@@ -58,3 +66,16 @@ def compare_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def compare_store(compare_results: Path) -> ResultStore:
     return ResultStore(ResultsLocation.local(compare_results))
+
+
+@pytest.fixture(scope="session")
+def demo_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("demo")
+    raw = yaml.safe_load(DEMO.read_text(encoding="utf-8"))
+    raw["output_dir"] = str(folder / "results")
+    raw["models"][0]["path"] = str(folder / "tiny-llava")
+    for track in raw["tracks"]:
+        if "bootstrap_rounds" in track.get("options", {}):
+            track["options"]["bootstrap_rounds"] = 20
+    run(parse_config(raw))
+    return folder / "results"

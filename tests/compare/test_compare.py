@@ -10,7 +10,7 @@ import pytest
 
 from tests.compare.conftest import COIN, ORACLE, QUICK, TWIN
 from tests.leaderboard.fabricate import BATTLES
-from vlmscope.leaderboard.compare.judged import prompt_view
+from vlmscope.leaderboard.compare.judged import games_view
 from vlmscope.leaderboard.compare.pairs import PairComparison, PairedNumber, TrackComparison
 from vlmscope.leaderboard.compare.run import UnknownModel, compare_models, comparison_for
 from vlmscope.leaderboard.compare.source import board_details
@@ -122,7 +122,7 @@ def test_judged_tracks_forecast_from_the_joint_board(compare_store: ResultStore)
         mine = {(r.model, r.uid): r for r in records}
         disagree = pair.tables[0]
         for uid, *_rest in disagree.rows:
-            outcomes = [prompt_view(mine[(m, uid)])[1] for m in (ORACLE, COIN)]
+            outcomes = [games_view(mine[(m, uid)].judgments)[1] for m in (ORACLE, COIN)]
             assert outcomes[0] != outcomes[1]
 
 

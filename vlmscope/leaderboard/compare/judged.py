@@ -135,11 +135,12 @@ def _numbers(
     return numbers
 
 
-def prompt_view(record: VerdictRecord) -> tuple[str, float | None]:
-    """A model's games on one prompt from its own side ("much better, tie") and its outcome
-    against the baseline (the mean over readable games: 1 win, 0.5 tie, 0 loss)."""
+def games_view(judgments: Sequence[str | None]) -> tuple[str, float | None]:
+    """A model's two games on one prompt (baseline as A, then model as A) from the model's side
+    ("much better, tie"), and its outcome against the baseline (the mean over readable games:
+    1 win, 0.5 tie, 0 loss)."""
     words, scores = [], []
-    for game, judgment in enumerate(record.judgments):
+    for game, judgment in enumerate(judgments):
         preference = label_preference(parse_verdict(judgment, STRICT_RULES).label)
         if preference is None:
             words.append("unreadable")
@@ -161,7 +162,7 @@ def _disagreements(
 ) -> ListTable:
     rows = []
     for uid in shared:
-        view_a, view_b = prompt_view(a[uid]), prompt_view(b[uid])
+        view_a, view_b = games_view(a[uid].judgments), games_view(b[uid].judgments)
         if _outcome(view_a[1]) != _outcome(view_b[1]):
             category = a[uid].category or ""
             rows.append(
