@@ -15,6 +15,12 @@ Timed in the same run, same folder, same rounds and seed:
 Then the whole command in a fresh interpreter (`python -m vlmscope compare DIR m0 ... m9
 --track megabench`, imports and all). Printed: seconds, peer / ours.
 
+Measured on the shared 2-core machine at a load average of about 11 (other jobs running; the
+script measures both every run): 10 models x 8,224 queries, 1000 rounds, ours 3.9 s (best of 3,
+reading every model's details included), peer 45.7 s (11.6x); the whole command in a fresh
+interpreter 9.4 s, most of it imports (the result store's own start-up is about 5 s at that
+load). Before the per-task counting of draws: 7.5 s ours at a load of about 9.
+
     python benchmarks/compare.py [--models 10] [--rounds 1000] [--repeat 3]
 """
 
