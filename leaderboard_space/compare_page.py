@@ -13,6 +13,7 @@ and the pickers (and a link) only select among names the results hold.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from itertools import combinations
@@ -58,19 +59,26 @@ class CompareView:
         self.prompt_data = prompt_data
         self.tracks = [t for t in store.tracks() if len(models_on(store, t)) >= 2]
         self._compared: OrderedDict[tuple[str, tuple[str, ...]], TrackComparison] = OrderedDict()
+        self._lock = threading.Lock()
 
     def known(self) -> dict[str, list[str]]:
         return {t: models_on(self.store, t) for t in self.tracks}
 
     def compared(self, track: str, models: Sequence[str]) -> TrackComparison:
+        """The comparison of `models` on `track`, computed once and kept (a few, shared by every
+        visitor; requests run on several threads)."""
         key = (track, tuple(models))
-        if key not in self._compared:
-            report = compare_models(self.store, models, tracks=[track], rounds=ROUNDS)
-            self._compared[key] = report.tracks[0]
+        with self._lock:
+            kept = self._compared.get(key)
+            if kept is not None:
+                self._compared.move_to_end(key)
+                return kept
+        found = compare_models(self.store, models, tracks=[track], rounds=ROUNDS).tracks[0]
+        with self._lock:
+            self._compared[key] = found
             while len(self._compared) > KEPT:
                 self._compared.popitem(last=False)
-        self._compared.move_to_end(key)
-        return self._compared[key]
+        return found
 
     def samples(self, track: str, models: Sequence[str]) -> tuple[list[sbs.SideBySide], str]:
         """The side-by-side samples, or why there are none."""
