@@ -12,11 +12,14 @@ writes to it.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 from arena_tab import ArenaClosed, arena_from_env, arena_tab, closed_tab  # noqa: E402
+from compare_page import TAB_ID as COMPARE_TAB  # noqa: E402
+from compare_page import base_url, compare_tab  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
@@ -25,6 +28,7 @@ from vlmscope.arena.service import Arena  # noqa: E402
 from vlmscope.leaderboard.data_origin import data_note  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
+from vlmscope.leaderboard.overview_cells import overview_cells  # noqa: E402
 from vlmscope.leaderboard.result_store import ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.sample_prompts import prompt_data_dirs  # noqa: E402
@@ -43,20 +47,25 @@ CSS = """
 }
 #overview-table .header-cell span { word-break: normal; overflow-wrap: break-word; }
 #overview-table .header-cell .header-icons { position: absolute; right: 2px; bottom: 2px; }
-#overview-table .body-cell span { word-break: normal; overflow-wrap: anywhere; }
+#overview-table .body-cell span { word-break: normal; overflow-wrap: anywhere; white-space: pre-line; }
 """
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(
     font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]
 )
 OVERVIEW_NOTE = (
-    "Scores in %, ratings on their own scale with the 95% interval (+above / -below). "
+    "Scores in %, ratings on their own scale. Under each number, its 95% interval as how far it "
+    "reaches above and below (+above / -below), or **(no CI)** when it has none (the reasons "
+    "are listed under the table). **rank N**: the model's rank band on the track, as the boards "
+    "rank: one plus the number of models whose whole interval lies above its own, so models "
+    "that are statistically tied share a rank. "
     "Click a column header to sort; the search box filters every column. "
     "**Failed**: requests that got no response; **Unparseable**: answers or verdicts that could "
     "not be read; **Other flags**: any other item not scored normally (e.g. no judge, over the "
     "image budget); **Cut off in reasoning** (shown when a model reasoned): replies that ended "
     "inside their reasoning trace, so they have no answer. **Samples**: how many samples the "
-    "scores stand on. Each model shows its "
+    "scores stand on. These are counts of items, exact rather than estimated, so they have no "
+    "interval; run date and config hash are facts of the run. Each model shows its "
     "latest full run of each track; a quick run made with `--limit N` shows only where the model "
     "has no full run of the track, marked `(limit N)` in Samples."
 )
@@ -65,6 +74,7 @@ SUSPICIOUS_NOTE = (
     "These folders hold texts far longer than any name (a damaged or unusual upload); they are "
     "shown with those texts cut. Each is named by its path inside the results."
 )
+NO_INTERVAL_NOTE = "**Numbers without an interval** (marked (no CI) above), and why:"
 SKIPPED_NOTE = (
     "### Skipped result folders\n"
     "These folders under the results could not be read and are left out; every other result "
@@ -78,7 +88,7 @@ def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> g
     with gr.Blocks(title=TITLE, fill_width=True) as demo:
         gr.Markdown(f"# {TITLE}")
         gr.Markdown(found_note(store))
-        with gr.Tabs():
+        with gr.Tabs() as tabs:
             with gr.Tab("Overview", id="overview"):
                 overview_tab(store)
             if arena is not None:
@@ -91,6 +101,15 @@ def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> g
                         gr.Markdown(note, elem_id=dom_id(track, "data"))
             with gr.Tab("Samples", id="samples"):
                 sample_tab(store, prompt_data_dirs(os.environ))
+            with gr.Tab("Compare", id=COMPARE_TAB):
+                compared, outputs = compare_tab(store, prompt_data_dirs(os.environ))
+
+        def open_page(request: gr.Request) -> list[Any]:
+            """Fill the Compare tab; a link to a compared sample opens the tab on it."""
+            linked, shown = compared.open_link(dict(request.query_params), base_url(request))
+            return [gr.update(selected=COMPARE_TAB) if linked else gr.update(), *shown]
+
+        demo.load(open_page, None, [tabs, *outputs])
     return demo
 
 
@@ -119,9 +138,11 @@ def found_note(store: ResultStore) -> str:
 
 def overview_tab(store: ResultStore) -> None:
     frame = overview_frame(store.summaries, store.boards)
+    cells = overview_cells(frame, store.summaries, store.boards)
     gr.Markdown(OVERVIEW_NOTE)
     table(
         frame,
+        cells.display,
         show_search="filter",
         show_row_numbers=True,
         elem_id="overview-table",
@@ -129,6 +150,9 @@ def overview_tab(store: ResultStore) -> None:
         wrap=True,
         column_widths=fit_widths(frame),
     )
+    if cells.no_interval:
+        listed = "\n".join(f"- {markdown_literal(line)}" for line in cells.no_interval)
+        gr.Markdown(f"{NO_INTERVAL_NOTE}\n{listed}", elem_id="no-interval-note")
     if store.suspicious:
         gr.Markdown(SUSPICIOUS_NOTE, elem_id="suspicious-note")
         table(

@@ -22,10 +22,21 @@ def dom_id(*parts: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", "-".join(parts).lower())
 
 
-def table(frame: pd.DataFrame, **options: Any) -> gr.Dataframe:
+def table(
+    frame: pd.DataFrame, display: list[list[str]] | None = None, **options: Any
+) -> gr.Dataframe:
+    """A read-only table of `frame`; with `display`, each cell shows that text instead of its
+    value (a number with its interval) while sorting and filtering still use the value."""
     options.setdefault("show_search", "search")
+    value: Any = frame
+    if display is not None:
+        value = {
+            "headers": [str(c) for c in frame.columns],
+            "data": frame.astype(object).where(frame.notna(), None).values.tolist(),
+            "metadata": {"display_value": display, "styling": [[""] * len(r) for r in display]},
+        }
     return gr.Dataframe(
-        value=frame,
+        value=value,
         datatype=column_types(frame.dtypes),  # type: ignore[arg-type]
         interactive=False,
         pinned_columns=1,

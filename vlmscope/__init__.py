@@ -12,7 +12,8 @@ Layers, top to bottom; a module imports only from its own layer or below, never 
 2. `ratings` (`inputs` < `fits` < `boards`, the same rule inside: battles and verdict records;
    Bradley-Terry, style control, bootstrap, Elo; the typed `RatingBoard` and its presets),
    `judges`
-1. `models` (backends), `metrics` (pure scoring functions), `sandbox`
+1. `models` (backends), `metrics` (pure scoring functions), `sandbox`, `stats` (paired
+   resampling, intervals and tests for comparing models; numpy only)
 0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `hub_data`,
    `literals`, `dependencies` (types and I/O)
 

@@ -25,6 +25,7 @@ LAYER = {
     "models": 1,
     "metrics": 1,
     "sandbox": 1,
+    "stats": 1,
 }
 
 

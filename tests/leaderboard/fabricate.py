@@ -212,7 +212,7 @@ def write_probench_results(folder: Path) -> None:
     write_board_result(board_dir(folder, probench.TRACK), probench.board_result())
 
 
-def write_hostile(out: Path) -> Path:
+def write_hostile(out: Path, model: str = HOSTILE_MODEL) -> Path:
     """Two samples: an answer full of payloads, and a failed request with a payload error."""
     meta = {"task_name": HOSTILE_TASK, "query_idx": 0, "row_id": "x1", "cot": True}
     answered = (
@@ -238,4 +238,4 @@ def write_hostile(out: Path) -> Path:
     keywords = {HOSTILE_KEYWORD: {"count": 1, "num_samples": 2, "average_score": 0.25}}
     stats = {"keyword_stats": {"skills": keywords}}
     summary = {"overall": 0.125, "core": 0.25, "open": 0.0, "summary_and_keyword_stats": stats}
-    return write_result(out, track_result(HOSTILE_MODEL, "megabench", summary, [answered, failed]))
+    return write_result(out, track_result(model, "megabench", summary, [answered, failed]))

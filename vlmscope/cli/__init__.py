@@ -32,6 +32,7 @@ _COMMAND_MODULES = {
     "probench": "vlmscope.cli.probench",
     "visionarena": "vlmscope.cli.visionarena",
     "arena": "vlmscope.cli.arena",
+    "compare": "vlmscope.cli.compare",
     "cache": "vlmscope.cache_salvage",
 }
 _SUBCOMMANDS = tuple(_COMMAND_MODULES.values())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -122,6 +122,28 @@ def read_config_rows(location: ResultsLocation, folder: Path, config: str) -> li
         for table in _read_shards(location, folder, config, pq.read_table)
         for row in table.to_pylist()
     ]
+
+
+def read_config_columns(
+    location: ResultsLocation, folder: Path, config: str, columns: Sequence[str]
+) -> dict[str, list[Any]]:
+    """Some columns of one config, as lists (a comparison reads ids and scores of thousands of
+    rows, not their responses); a column a shard lacks reads as None. `UnreadableConfig` when a
+    shard does not read."""
+
+    def read(path: Path) -> pa.Table:
+        present = set(pq.read_schema(path).names)
+        return pq.read_table(path, columns=[c for c in columns if c in present])
+
+    found: dict[str, list[Any]] = {column: [] for column in columns}
+    for table in _read_shards(location, folder, config, read):
+        for column in columns:
+            found[column] += (
+                table.column(column).to_pylist()
+                if column in table.column_names
+                else [None] * table.num_rows
+            )
+    return found
 
 
 def check_config_files(location: ResultsLocation, folder: Path, config: str) -> None:

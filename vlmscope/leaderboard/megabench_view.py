@@ -2,7 +2,8 @@
 
 The breakdown is the official `summary_and_keyword_stats` (paper Sec. 4, Fig. 5): per keyword
 of a dimension, the mean task score and how many tasks carry it. The single-image subset has its
-own copy under `single_image`. Scores are shown as percentages.
+own copy under `single_image`. Scores are shown as percentages, the headline ones with their 95%
+intervals (the summary's `intervals`) and ranked by band, as the boards are.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from typing import Any
 
 import pandas as pd
 
+from vlmscope.leaderboard.headline_intervals import bounds_at, rank_bands
 from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import number_at, percent
+from vlmscope.leaderboard.values import MISSING, number_at, percent
 
 DIMENSIONS: dict[str, str] = {
     "skills": "Skills",
@@ -22,7 +24,20 @@ DIMENSIONS: dict[str, str] = {
     "input_num": "Number of visual inputs",
     "app": "Application",
 }
-HEADLINE_COLUMNS = ["Model", "Overall", "Core", "Open", "Single-image overall", "Core setting"]
+HEADLINE_COLUMNS = [
+    "Rank",
+    "Model",
+    "Overall",
+    "Overall 95% CI",
+    "Core",
+    "Core 95% CI",
+    "Open",
+    "Open 95% CI",
+    "Single-image overall",
+    "Core setting",
+]
+RANKED_BY = ("overall", "core")
+"""The rank band is the overall score's, or Core's for a run without Open tasks."""
 
 
 def default_models(records: Mapping[str, SummaryRecord], n: int = 3) -> list[str]:
@@ -32,19 +47,43 @@ def default_models(records: Mapping[str, SummaryRecord], n: int = 3) -> list[str
 
 
 def headline_frame(records: Mapping[str, SummaryRecord]) -> pd.DataFrame:
+    """Overall, Core and Open with their 95% intervals, ranked as the boards rank: the band of
+    the overall score (Core's without Open tasks), one plus the number of models whose whole
+    interval lies above; ties in a band by score."""
+    ranks = _ranks(records)
     rows = [
         [
+            ranks.get(model, MISSING),
             model,
-            percent(number_at(r.scores, "overall")),
-            percent(number_at(r.scores, "core")),
-            percent(number_at(r.scores, "open")),
+            *(
+                cell
+                for key in ("overall", "core", "open")
+                for cell in (percent(number_at(r.scores, key)), _ci(r.scores, key))
+            ),
             percent(number_at(r.scores, "single_image_overall")),
             str(r.scores.get("core_setting", "")),
         ]
         for model, r in records.items()
     ]
     frame = pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
-    return frame.sort_values("Overall", ascending=False, na_position="last").reset_index(drop=True)
+    frame = frame.sort_values(
+        ["Rank", "Overall", "Core"], ascending=[True, False, False], na_position="last"
+    )
+    return frame.reset_index(drop=True)
+
+
+def _ranks(records: Mapping[str, SummaryRecord]) -> dict[str, int]:
+    for key in RANKED_BY:
+        bounds = {m: b for m, r in records.items() if (b := bounds_at(r.scores, "intervals", key))}
+        if bounds:
+            return rank_bands(bounds)
+    return {}
+
+
+def _ci(scores: Mapping[str, Any], key: str) -> str:
+    """`80.12 - 90.34` in percent, as precise as the scores ("" without an interval)."""
+    bounds = bounds_at(scores, "intervals", key)
+    return f"{100 * bounds.lower:.2f} - {100 * bounds.upper:.2f}" if bounds else ""
 
 
 def keyword_stats(scores: Mapping[str, Any], *, single_image: bool) -> Mapping[str, Any]:

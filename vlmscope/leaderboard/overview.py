@@ -3,7 +3,9 @@
 Scores are percentages (0-100) as the papers print them, under the headlines each track
 registers, or numbers on their own scale where the headline says so (ProBench's Elo points); a
 track with a rating board and no registered headlines shows every model of that one fit, its
-rating on the board's own scale with the 95% interval beside it. Each model also shows when it was last run, under which config
+rating on the board's own scale with the 95% interval beside it (`overview_cells` gives every
+number its interval and each track its rank bands, as the page shows them). Each model also
+shows when it was last run, under which config
 hash(es), and how many of its items failed, could not be parsed, or were otherwise flagged, so
 a low score caused by broken requests is visible next to the score itself; where a model
 reasoned, `Cut off in reasoning` counts its replies that ended inside their reasoning trace
@@ -81,6 +83,19 @@ def overview_frame(
     if scores:  # by the first score, ties and models without it by the next ones
         frame = frame.sort_values(scores, ascending=False, na_position="last", kind="stable")
     return frame.reset_index(drop=True)
+
+
+def headline_columns(
+    summaries: Sequence[SummaryRecord], boards: Mapping[str, BoardRecord]
+) -> dict[str, tuple[str, Headline]]:
+    """The overview's headline columns: title -> (track, headline); a board's ratings aside."""
+    tracks = ordered_tracks({r.track for r in summaries} | set(boards))
+    return {
+        f"{track_title(track)} {h.label}": (track, h)
+        for track in tracks
+        if track not in boards or _registered_headlines(track)
+        for h in headlines_for(track, summaries)
+    }
 
 
 def _registered_headlines(track: str) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from vlmscope.leaderboard.headline_intervals import Bounds, rank_bands
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import MISSING, is_number, number_at, percent
 
@@ -59,16 +60,20 @@ def interval(table: Mapping[str, Any], metric: str) -> tuple[float, float] | Non
 
 
 def factuality_frame(records: Mapping[str, SummaryRecord], breakdown: str) -> pd.DataFrame:
-    """One row per (model, group): counts, then each metric in percent beside its 95% CI."""
-    columns = ["Model", "Group", "Graded", "Unparseable"]
+    """One row per (model, group): counts, then each metric in percent beside its 95% CI; within
+    a group, models ranked as the boards rank, by F: one plus the number of models whose whole
+    F interval lies above (`F rank`; ties in a band by F)."""
+    columns = ["Model", "Group", "F rank", "Graded", "Unparseable"]
     for metric in METRICS:
         columns += [metric, f"{metric} 95% CI"]
     rows = []
+    bands = _f_bands(records, breakdown)
     for model, record in records.items():
         for group, table in groups_of(record.scores, breakdown).items():
             row: list[object] = [
                 model,
                 group,
+                bands.get((group, model), MISSING),
                 _count(table, "n_graded"),
                 _count(table, "n_judge_unparseable"),
             ]
@@ -77,7 +82,24 @@ def factuality_frame(records: Mapping[str, SummaryRecord], breakdown: str) -> pd
                 ci = f"{100 * bounds[0]:.1f} - {100 * bounds[1]:.1f}" if bounds else ""
                 row += [percent(number_at(table, metric), 1), ci]
             rows.append(row)
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    order = {group: i for i, group in enumerate(dict.fromkeys(frame["Group"]))}
+    frame["_group"] = frame["Group"].map(order)
+    frame = frame.sort_values(
+        ["_group", "F rank", "F"], ascending=[True, True, False], kind="stable"
+    )
+    return frame.drop(columns="_group").reset_index(drop=True)
+
+
+def _f_bands(records: Mapping[str, SummaryRecord], breakdown: str) -> dict[tuple[str, str], int]:
+    """(group, model) -> the model's F rank band among the models of that group."""
+    by_group: dict[str, dict[str, Bounds]] = {}
+    for model, record in records.items():
+        for group, table in groups_of(record.scores, breakdown).items():
+            bounds = interval(table, "F")
+            if bounds is not None:
+                by_group.setdefault(group, {})[model] = Bounds(*bounds)
+    return {(g, m): rank for g, found in by_group.items() for m, rank in rank_bands(found).items()}
 
 
 def rate_points(

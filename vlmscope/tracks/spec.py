@@ -25,11 +25,16 @@ PromptRebuilder = Callable[["Mapping[str, Any]", Path], "Request | None"]
 class Headline:
     """One headline column: a label and the key path of a number in the track summary, a 0-1
     score shown as a percentage, or (`percent=False`) a number on its own scale shown as it is
-    (ProBench's Elo points)."""
+    (ProBench's Elo points), and where its interval is."""
 
     label: str
     keys: tuple[str, ...]
     percent: bool = True
+    interval: tuple[str, ...] | None = None
+    """The key path of the number's 95% interval in the summary: a `[lower, upper]` pair or a
+    mapping with `lower` and `upper`; None when the track reports none (the Space marks the
+    number as having no interval, and says why: `no_interval`)."""
+    no_interval: str = "the track reports no interval for this number"
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,10 @@ class TrackSpec:
     """The name of the Space page that lays the track out. The Space keeps its pages by name
     (`leaderboard_space/track_pages.py`, `PAGES`); a name it does not hold gets the generic
     table of headline numbers, so a track never waits on the Space to be shown."""
+    comparison: str = "generic"
+    """How `vlmscope compare` pairs two models' results: the name of a comparison of
+    `vlmscope.leaderboard.compare` (`megabench`, `factuality`, `judged`, `battles`); a name it
+    does not hold gets the generic one (each per-sample score's mean, paired)."""
     headlines: tuple[Headline, ...] = ()
     """Overview columns; empty = the summary's first numbers (a new track shows up as is)."""
     data_env: str | None = None

@@ -326,30 +326,33 @@ def _fit_beside_others(
         return _fit(make, settings, companion)
 
 
-def rate_table(battles: Battles, settings: BattleSettings) -> dict[str, Any]:
-    """Ratings, 95% CIs, CI ranks and (with style control) coefficients for ``battles``."""
+def board_fit(battles: Battles, settings: BattleSettings) -> BootstrapResult:
+    """The fit behind a board: point ratings (online Elo's for ``system="elo"``), every
+    bootstrap round (rounds x models) and, with style control, the coefficients. A comparison
+    of two models reads the rounds (their difference)."""
     if len(battles) == 0:
         raise ValueError("no battles left to rate")
     require_connected(battles)  # groups that never met are not on one scale
     seed = REFERENCE_SEED if settings.reference else settings.seed
     rng = np.random.default_rng(settings.seed) if settings.reference is None else None
     stream, rounds, anchor = settings.stream(), settings.rounds, settings.anchor()
-    coefs = None
     if settings.system == "elo":
         if not np.all(battles.weights == 1.0):
             raise ValueError("system: online Elo replays battles one by one; weights need 'bt'")
-        rating = online_elo(battles)
         boot = bootstrap_elo(battles, rounds=rounds, rng=rng, stream=stream, seed=seed)
-    elif settings.style_control:
-        boot = bootstrap_style_control(
+        return replace(boot, rating=online_elo(battles))
+    if settings.style_control:
+        return bootstrap_style_control(
             battles, rounds=rounds, rng=rng, stream=stream, seed=seed, anchor=anchor
         )
-        rating, coefs = boot.rating, boot.coefs
-    else:
-        boot = bootstrap_bt(
-            battles, rounds=rounds, rng=rng, stream=stream, seed=seed, anchor=anchor
-        )
-        rating = boot.rating
+    return bootstrap_bt(battles, rounds=rounds, rng=rng, stream=stream, seed=seed, anchor=anchor)
+
+
+def rate_table(battles: Battles, settings: BattleSettings) -> dict[str, Any]:
+    """Ratings, 95% CIs, CI ranks and (with style control) coefficients for ``battles``."""
+    boot = board_fit(battles, settings)
+    seed = REFERENCE_SEED if settings.reference else settings.seed
+    rating, coefs, stream = boot.rating, boot.coefs, settings.stream()
     return {
         "models": _model_entries(battles, rating, boot),
         "style_coefficients": None

@@ -29,6 +29,8 @@ from vlmscope.ratings.boards.arena_hard_v01 import (
     plain_elo_bootstrap,
 )
 from vlmscope.ratings.boards.win_rates import win_rate_vs_baseline
+from vlmscope.ratings.fits.bootstrap import BootstrapResult
+from vlmscope.ratings.inputs.battles import Battles
 from vlmscope.ratings.inputs.verdict_battles import (
     DEFAULT_STRONG_WEIGHT,
     JudgedBattle,
@@ -75,17 +77,13 @@ def arena_hard_v01_board(
 ) -> EloBoard:
     """One joint fit over every model in ``battles`` (AH-v0.1 ``show_result.py``)."""
     table = judged_battles_table(battles, style=style_control)
-    if baseline not in table.models:
-        raise ValueError(f"baseline {baseline!r} has no battles")
-    style_coef = None
-    if style_control:
-        duplicated = duplicated_style_design(table)
-        ratings, coefs = fit_style_elo(duplicated.design, duplicated.labels, table.models, baseline)
-        rounds_elo = bootstrap_style_elo(duplicated, baseline, rounds, seed)
-        style_coef = dict(zip(STYLE_FEATURE_NAMES, coefs.tolist(), strict=True))
-    else:
-        result = plain_elo_bootstrap(table, baseline, rounds, seed)
-        ratings, rounds_elo = result.rating, result.samples
+    fit = arena_hard_v01_fit(table, baseline, style_control, rounds, seed)
+    ratings, rounds_elo = fit.rating, fit.samples
+    style_coef = (
+        None
+        if fit.coefs is None
+        else dict(zip(STYLE_FEATURE_NAMES, fit.coefs.tolist(), strict=True))
+    )
     lower, upper = percentiles(rounds_elo)
     appearances = table.num_battles()
     return EloBoard(
@@ -98,6 +96,22 @@ def arena_hard_v01_board(
         battles_per_model={m: int(c) for m, c in zip(table.models, appearances, strict=True)},
         style_coef=style_coef,
     )
+
+
+def arena_hard_v01_fit(
+    table: Battles, baseline: str, style_control: bool, rounds: int, seed: int
+) -> BootstrapResult:
+    """The joint fit behind :func:`arena_hard_v01_board`: point ratings and every bootstrap
+    round (rounds x models, as the reference draws them), plus the style coefficients of a
+    style-controlled fit. A comparison of two models reads its rounds (their difference)."""
+    if baseline not in table.models:
+        raise ValueError(f"baseline {baseline!r} has no battles")
+    if not style_control:
+        return plain_elo_bootstrap(table, baseline, rounds, seed)
+    duplicated = duplicated_style_design(table)
+    ratings, coefs = fit_style_elo(duplicated.design, duplicated.labels, table.models, baseline)
+    samples = bootstrap_style_elo(duplicated, baseline, rounds, seed)
+    return BootstrapResult(models=table.models, rating=ratings, samples=samples, coefs=coefs)
 
 
 @dataclass(frozen=True)

@@ -6,19 +6,21 @@ CoT. With `cot: without` there are no Open tasks, so Core alone. The summary and
 files (`data_with_scores.json`, `task_results.json`, `summary_and_keyword_stats.json` and the
 single-image subset) show exactly these tasks: both are rendered from the documents built here.
 Every row built into a counted sample is in them: `n_rows` is that count, and the summary's Core
-and Open sample counts add up to it (a report that would lose a row is not built).
+and Open sample counts add up to it (a report that would lose a row is not built). The summary
+also holds each headline's and keyword's 95% interval (`intervals.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from vlmscope.metrics.megabench.metric_types import eval_type_of
 from vlmscope.tracks.base import Sample, Scored
 from vlmscope.tracks.megabench.aggregation import TaskResult, prefer_cot
+from vlmscope.tracks.megabench.intervals import headline_intervals
 from vlmscope.tracks.megabench.keywords import TaskMeta
 from vlmscope.tracks.megabench.official_files import (
     DATA_WITH_SCORES,
@@ -61,6 +63,9 @@ class MegaBenchReport:
     """How often a field was not scored normally (metric error, judge missing, ...)."""
     n_rows: int
     """Rows built into the counted samples (Core of the chosen setting, and Open)."""
+    intervals: Mapping[str, Any] = field(default_factory=dict)
+    """95% intervals of the headline and keyword numbers and how they were made
+    (`intervals.headline_intervals`)."""
 
     def summary(self) -> dict[str, Any]:
         """Headline numbers first (overall, Core, Open), then the official summary documents."""
@@ -77,6 +82,7 @@ class MegaBenchReport:
         ]
         summary["outcomes"] = dict(self.outcomes)
         summary["n_rows"] = self.n_rows
+        summary["intervals"] = dict(self.intervals)
         summary["summary_and_keyword_stats"] = self.summary_and_keyword_stats
         summary["single_image"] = self.single_image_summary
         return summary
@@ -122,6 +128,7 @@ def build_report(
         single_image_summary=summary_and_keyword_stats(single, meta),
         outcomes=_outcome_counts(scored),
         n_rows=n_rows,
+        intervals=headline_intervals(core[use_cot] + open_tasks, meta),
     )
 
 

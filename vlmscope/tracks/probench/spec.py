@@ -40,11 +40,27 @@ SPEC = TrackSpec(
     title="ProBench",
     load=_load,
     page="probench",
+    comparison="judged",
     # ProBench's official score per track: Elo points (baseline at 1114), not 0-1 rates
     headlines=(
-        Headline("single-round Elo", ("tracks", "singleround", "score"), percent=False),
-        Headline("multi-round Elo", ("tracks", "multi-round", "score"), percent=False),
-        Headline("multi-linguistic Elo", ("tracks", "multi-linguistic", "score"), percent=False),
+        Headline(
+            "single-round Elo",
+            ("tracks", "singleround", "score"),
+            percent=False,
+            interval=("tracks", "singleround"),
+        ),
+        Headline(
+            "multi-round Elo",
+            ("tracks", "multi-round", "score"),
+            percent=False,
+            interval=("tracks", "multi-round"),
+        ),
+        Headline(
+            "multi-linguistic Elo",
+            ("tracks", "multi-linguistic", "score"),
+            percent=False,
+            interval=("tracks", "multi-linguistic"),
+        ),
     ),
     data_env="VLMSCOPE_PROBENCH_DATA",
     rebuild_prompt=rebuild_prompt,

@@ -43,7 +43,11 @@ SPEC = TrackSpec(
     title="SimpleVQA",
     load=_load,
     page="factuality",
-    headlines=(Headline("F", ("F",)), Headline("CGA", ("CGA",))),
+    comparison="factuality",
+    headlines=(
+        Headline("F", ("F",), interval=("overall", "ci95", "F")),
+        Headline("CGA", ("CGA",), interval=("overall", "ci95", "CGA")),
+    ),
     data_env="VLMSCOPE_SIMPLEVQA_DATA",
     rebuild_prompt=rebuild_prompt,
 )

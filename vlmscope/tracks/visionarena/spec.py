@@ -26,4 +26,5 @@ SPEC = TrackSpec(
     title="VisionArena-Bench",
     load=_load,
     page="visionarena",
+    comparison="judged",
 )

@@ -1,0 +1,114 @@
+"""What each overview cell shows: every number with its 95% interval or marked without one, and
+each track's rank bands.
+
+The overview frame (`overview.overview_frame`) holds the numbers, so the table sorts by them;
+this gives each cell the text shown in its place (Gradio's display value): a headline number
+with how far its interval reaches (`85.71` over `+3.1 / -4.8`, in the number's own units), or
+with `(no CI)`; the track's first headline with an interval also shows the model's rank band
+(`rank 1`: one plus the number of models whose whole interval lies above), as a board's rating
+shows the board's own rank, so statistically tied models share a rank. The notes say, per
+column and reason, which models' numbers have no interval. Counts, dates and config hashes are
+shown as they are: counts are exact, not estimates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from vlmscope.leaderboard.headline_intervals import (
+    NO_CI,
+    Bounds,
+    headline_bounds,
+    rank_bands,
+    reach_text,
+)
+from vlmscope.leaderboard.overview import headline_columns
+from vlmscope.leaderboard.records import BoardRecord, SummaryRecord
+from vlmscope.leaderboard.track_info import track_title
+from vlmscope.leaderboard.values import is_number
+from vlmscope.tracks.spec import Headline
+
+
+@dataclass(frozen=True)
+class OverviewCells:
+    display: list[list[str]]
+    """One text per cell of the frame, row by row."""
+    no_interval: list[str]
+    """`<column>: <models> (<reason>)`, one line per column and reason."""
+    bands: dict[str, dict[str, int]]
+    """Column -> model -> rank band, for the column that shows each track's bands."""
+
+
+def overview_cells(
+    frame: pd.DataFrame, summaries: Sequence[SummaryRecord], boards: Mapping[str, BoardRecord]
+) -> OverviewCells:
+    """The display text of every cell of `frame`, the rank bands shown, and the reasons for
+    numbers shown without an interval (module doc)."""
+    heads = headline_columns(summaries, boards)
+    by_run = {(r.model, r.track): r for r in summaries}
+    models = [str(m) for m in frame["Model"]] if "Model" in frame else []
+    bounds = {
+        column: {
+            m: b for m in models if isinstance(b := headline_bounds(by_run.get((m, t)), h), Bounds)
+        }
+        for column, (t, h) in heads.items()
+    }
+    bands = {column: rank_bands(bounds[column]) for column in _band_columns(heads)}
+    bands.update({c: b for c, b in _board_bands(boards).items() if c in frame.columns})
+    display: list[list[str]] = []
+    missing: dict[tuple[str, str], list[str]] = {}
+    for _, row in frame.iterrows():
+        model = str(row["Model"])
+        cells = []
+        for column in frame.columns:
+            text = plain(row[column])
+            if column in heads and text:
+                track, headline = heads[column]
+                found = headline_bounds(by_run.get((model, track)), headline)
+                if isinstance(found, Bounds):
+                    scale = 100.0 if headline.percent else 1.0
+                    text += "\n" + reach_text(float(row[column]) / scale, found, scale)
+                elif isinstance(found, str):
+                    text += f"\n{NO_CI}"
+                    missing.setdefault((column, found), []).append(model)
+            if text and model in bands.get(column, {}):
+                text += f"\nrank {bands[column][model]}"
+            cells.append(text)
+        display.append(cells)
+    notes = [f"{column}: {', '.join(ms)} ({why})" for (column, why), ms in missing.items()]
+    return OverviewCells(display=display, no_interval=notes, bands=bands)
+
+
+def _band_columns(heads: Mapping[str, tuple[str, Headline]]) -> list[str]:
+    """Per track, the column of its first headline with an interval."""
+    first: dict[str, str] = {}
+    for column, (track, headline) in heads.items():
+        if headline.interval is not None:
+            first.setdefault(track, column)
+    return list(first.values())
+
+
+def _board_bands(boards: Mapping[str, BoardRecord]) -> dict[str, dict[str, int]]:
+    """A board's ratings show the board's own rank (the same rule)."""
+    return {
+        f"{track_title(track)} rating": {
+            model: entry.rank
+            for model, entry in record.board.models.items()
+            if entry.rank is not None
+        }
+        for track, record in boards.items()
+    }
+
+
+def plain(value: object) -> str:
+    """A cell as text: numbers as the table shows them (`85.71`, `100`), nothing for a missing
+    one, anything else as it is."""
+    if value is None or (isinstance(value, float) and not is_number(value)):
+        return ""
+    if is_number(value):
+        number = float(value)  # type: ignore[arg-type]
+        return f"{int(number)}" if number.is_integer() else f"{number:g}"
+    return str(value)
