@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,9 @@ def board_audit(old: RatingBoard, new: RatingBoard) -> dict[str, Any]:
     pinned = pinned_model(old)
     shared = [m for m in old.models if m in new.models and m != pinned]
     try:
-        agreement: dict[str, Any] | None = board_agreement(old, new).to_json()
+        with warnings.catch_warnings():  # a constant board: its correlation is n/a, as shown
+            warnings.simplefilter("ignore")
+            agreement: dict[str, Any] | None = board_agreement(old, new).to_json()
     except ValueError as err:  # fewer than two models to compare
         agreement = {"error": str(err)}
     old_ranks = ranks({m: old.models[m].rating for m in shared})
@@ -88,10 +91,12 @@ def headline_audit(
             ys.append(y)
     correlations: dict[str, Any] = {"spearman": None, "kendall_tau": None}
     if len(xs) >= 2:
-        correlations = {
-            "spearman": _finite(spearman(xs, ys)),
-            "kendall_tau": _finite(kendall_tau(xs, ys)),
-        }
+        with warnings.catch_warnings():  # constant scores: the correlation is n/a, as shown
+            warnings.simplefilter("ignore")
+            correlations = {
+                "spearman": _finite(spearman(xs, ys)),
+                "kendall_tau": _finite(kendall_tau(xs, ys)),
+            }
     return {"kind": "headlines", "keys": list(keys), "models": rows, "over": first, **correlations}
 
 

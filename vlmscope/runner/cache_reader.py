@@ -20,7 +20,11 @@ class CacheReader:
         self.path = path
         self._conn: sqlite3.Connection | None = None
         if path.is_file():
-            self._conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+            # immutable: no lock or shared-memory file is made beside a cache nobody is
+            # writing; one with a write-ahead log in use is read as it is being written
+            live = Path(f"{path}-wal").exists()
+            flags = "mode=ro" if live else "mode=ro&immutable=1"
+            self._conn = sqlite3.connect(f"file:{path.resolve()}?{flags}", uri=True)
 
     def get_many(self, keys: Iterable[str]) -> dict[str, Response]:
         """The readable stored responses of `keys` (an unreadable row reads as missing)."""

@@ -13,7 +13,9 @@ count is the run's, not a formula's:
   judged fields, ProBench's and VisionArena-Bench's two games per prompt and SimpleVQA's grades
   are counted by the tracks themselves; a reply without a verdict would be asked again (ProBench
   up to 3 times a game, VisionArena-Bench one follow-up, SimpleVQA once more), which a dry run
-  cannot know: those retries are not in the count.
+  cannot know: those retries are not in the count. A judge request asked earlier in the run (the
+  same prompt for two models, the two games of an answer identical to the baseline's) is
+  counted as cached, as the run's judge finds it cached.
 
 Input tokens of what is to be asked are counted from the built prompts, output tokens expected
 (`vlmscope.runner.token_estimate`), and both priced by the run's pricing file.
@@ -156,9 +158,11 @@ class DryJudge(Judge):
         line: PhaseEstimate,
         estimate: ModelEstimate,
         stand_in: str,
+        asked: set[str],
     ) -> None:
         self.backend = build_backend(config)
         self.reader = cache
+        self.asked = asked
         self.line = line
         self.estimate = estimate
         self.stand_in = stand_in
@@ -168,8 +172,9 @@ class DryJudge(Judge):
     async def ask(self, request: Request, *, attempt: int = 0, repeat: int = 0) -> Response:
         key = judgment_key(self.backend.identity, request, attempt=attempt, repeat=repeat)
         found = self.reader.get(key)
-        cached = found is not None and found.ok
+        cached = (found is not None and found.ok) or key in self.asked
         self.line.note(self.estimate, request, cached)
+        self.asked.add(key)
         if found is not None and found.ok:
             return found
         return Response(text=self.stand_in)
@@ -190,17 +195,20 @@ def dry_run(
         estimates = {m.name: estimate_for(m, settings, cache) for m in run_models(config)}
         answers = _Answers(config, planned, cache, estimates, settings)
         result = DryRun(settings=settings)
+        judged: set[str] = set()
         for model in config.models:
             for plan in planned:
                 samples = plan.track.samples(model)
                 line = result.line(plan.track.name, GENERATE, estimates[model.name])
                 responses = _generate(model.name, samples, answers, line)
-                judge = _dry_judge(plan, cache, estimates, result)
+                judge = _dry_judge(plan, cache, estimates, result, judged)
                 if judge is not None:
                     context = ScoringContext(model.name, judge, answers.responses_of)
                     asyncio.run(_score(plan.track, samples, responses, context))
         for line in result.lines:
             line.cost_usd = pricer.cost(line.model, line.input_tokens, line.output_tokens)
+        order = {p.track.name: i for i, p in enumerate(planned)}
+        result.lines.sort(key=lambda x: (order[x.track], x.phase != GENERATE))
         return result
     finally:
         cache.close()
@@ -226,6 +234,7 @@ def _dry_judge(
     cache: CacheReader,
     estimates: dict[str, ModelEstimate],
     result: DryRun,
+    asked: set[str],
 ) -> Judge | None:
     judge = plan.config.judge
     if judge is None:
@@ -235,7 +244,7 @@ def _dry_judge(
 
     def one(config: ModelConfig) -> DryJudge:
         line = result.line(plan.track.name, JUDGE, estimates[config.name])
-        return DryJudge(config, cache, line, estimates[config.name], stand_in)
+        return DryJudge(config, cache, line, estimates[config.name], stand_in, asked)
 
     if isinstance(judge, JudgePanelConfig):
         assert codec is not None  # planning refuses a panel for a track without verdicts

@@ -8,7 +8,8 @@ a model answered (phase `generate`) and each judge call its scoring made (`judge
   from the cache, paid for by an earlier run), `failed` those without an answer;
 - `prompt_tokens`, `completion_tokens` (reasoning included, as servers count them),
   `reasoning_tokens` (the servers' counts, or estimated where a server gave none), as each
-  call's backend counted them; stand-ins (the oracle, the coin) count none;
+  call's backend counted them; stand-ins (the oracle, the coin) count none; `asked_...` the
+  same over the calls this run sent (what the servers counted for this run);
 - `latency_s`: the calls' seconds added up (not the run's wall time: calls overlap);
 - `cost_usd`: the tokens at the pricing file's prices, None when a model has no price (then
   `unpriced` names it); `spent_usd` the same for the calls this run asked.
@@ -41,13 +42,15 @@ class Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     reasoning_tokens: int = 0
+    asked_prompt_tokens: int = 0
+    asked_completion_tokens: int = 0
+    asked_reasoning_tokens: int = 0
     latency_s: float = 0.0
     cost_usd: float | None = 0.0
     spent_usd: float | None = 0.0
 
     def add_call(self, call: Call, pricer: Pricer) -> None:
         self.requests += 1
-        self.asked += not call.cached
         self.failed += not call.ok
         self.prompt_tokens += call.prompt_tokens
         self.completion_tokens += call.completion_tokens
@@ -56,11 +59,22 @@ class Tally:
         cost = pricer.cost(call.model, call.prompt_tokens, call.completion_tokens)
         self.cost_usd = _plus(self.cost_usd, cost)
         if not call.cached:
+            self.asked += 1
+            self.asked_prompt_tokens += call.prompt_tokens
+            self.asked_completion_tokens += call.completion_tokens
+            self.asked_reasoning_tokens += call.reasoning_tokens
             self.spent_usd = _plus(self.spent_usd, cost)
 
     def add(self, other: Mapping[str, Any]) -> None:
         """Add another tally given as JSON (a summary's)."""
-        for name in ("requests", "asked", "failed", *TOKEN_FIELDS):
+        counts = (
+            "requests",
+            "asked",
+            "failed",
+            *TOKEN_FIELDS,
+            *(f"asked_{t}" for t in TOKEN_FIELDS),
+        )
+        for name in counts:
             setattr(self, name, getattr(self, name) + int(other.get(name) or 0))
         self.latency_s += float(other.get("latency_s") or 0.0)
         self.cost_usd = _plus(self.cost_usd, other.get("cost_usd"))
