@@ -17,6 +17,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 from arena_tab import ArenaClosed, arena_from_env, arena_tab, closed_tab  # noqa: E402
+from judge_sections import cost_section  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
@@ -129,6 +130,7 @@ def overview_tab(store: ResultStore) -> None:
         wrap=True,
         column_widths=fit_widths(frame),
     )
+    cost_section(store.summaries)
     if store.suspicious:
         gr.Markdown(SUSPICIOUS_NOTE, elem_id="suspicious-note")
         table(
