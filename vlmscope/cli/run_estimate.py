@@ -49,7 +49,7 @@ def estimate_table(result: DryRun, config: RunConfig, currency: str = "USD") -> 
     text.insert(1, "  ".join("-" * w for w in widths))
     text.insert(-1, text[1])
     counted = dict.fromkeys(f"  {x.model}: input {x.counted}; output {x.output}" for x in lines)
-    pricing = config.pricing or "none given (--pricing FILE): costs of priced-by-name models n/a"
+    pricing = config.pricing or "no pricing file (--pricing FILE): n/a but for the stand-ins"
     notes = [
         f"dry run: nothing was sent or written; cached answers read from {config.cache_file}",
         *text,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vlmscope.runner.ledger import RunTotals, Tally
 
-HEADER = ["", "requests", "asked", "failed", "prompt tok", "completion tok", "reasoning tok",
+HEADER = ["totals", "requests", "asked", "failed", "prompt tok", "completion tok", "reasoning tok",
           "call s", "cost", "spent now"]  # fmt: skip
 
 

@@ -82,9 +82,10 @@ def estimate_for(
     cap = getattr(config, "max_new_tokens", None)
     earlier = earlier_output(cache, config.name)
     if earlier is None:
-        expected, source = settings.output_tokens, f"assumed {settings.output_tokens}"
+        expected = settings.output_tokens
+        source = f"assumed {expected} (--output-tokens), at most each request's limit"
     else:
-        expected, source = earlier, "its earlier replies' mean"
+        expected, source = earlier, f"{earlier}, its earlier replies' mean, at most the limit"
     local = _local_counter(config)
     if local is not None:
         counter, method = local
