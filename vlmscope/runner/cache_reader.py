@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from vlmscope.cache import TABLE, UnreadableRow, decode_response
+from vlmscope.cache import TABLE, UnreadableRow, decode_response, read_responses
 from vlmscope.messages import Response
 
 
@@ -28,22 +28,9 @@ class CacheReader:
 
     def get_many(self, keys: Iterable[str]) -> dict[str, Response]:
         """The readable stored responses of `keys` (an unreadable row reads as missing)."""
-        wanted = list(dict.fromkeys(keys))
-        found: dict[str, Response] = {}
         if self._conn is None:
-            return found
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self._conn.execute(
-                f"SELECT key, response FROM {TABLE} WHERE key IN ({marks})", chunk
-            ).fetchall()
-            for key, text in rows:
-                try:
-                    found[key] = decode_response(text)
-                except UnreadableRow:
-                    continue
-        return found
+            return {}
+        return read_responses(self._conn, keys)[0]
 
     def get(self, key: str) -> Response | None:
         return self.get_many([key]).get(key)
