@@ -113,6 +113,12 @@ def summary(out: Path, model: str, track: str, limit: int | None = LIMIT) -> dic
     return dict(json.loads(row["scores"]))
 
 
+def run_counts(out: Path, model: str, track: str, limit: int | None = LIMIT) -> dict[str, Any]:
+    """What the run that wrote the result did (its ledger's `asked`, `spent_usd`, ...)."""
+    row = load_folder(result_dir(out, model, track, limit), "summary")[0]
+    return dict(json.loads(row["run_counts"]))
+
+
 def run_report(out: Path) -> dict[str, Any]:
     return dict(json.loads((out / "run_report.json").read_text(encoding="utf-8")))
 

@@ -22,6 +22,7 @@ from tests.costs.runs import (
     counting_stub,
     details,
     printed_by,
+    run_counts,
     run_report,
     stub_config,
     summary,
@@ -101,7 +102,13 @@ def test_costs_are_the_prices_times_the_tokens(
     assert total["cost_usd"] >= total["spent_usd"] > 0
     ledger = summary(out, "oracle", "megabench")["ledger"]
     assert ledger["generate"]["cost_usd"] == 0  # the oracle costs nothing, and is priced so
-    assert ledger["unpriced"] == []
+    assert ledger["unpriced"] == [] and "spent_usd" not in ledger and "asked" not in ledger["judge"]
+    ran = run_counts(out, "stub-model", "megabench")["ledger"]  # what this run did, apart
+    assert (
+        ran["generate"]["asked"]
+        == summary(out, "stub-model", "megabench")["ledger"]["generate"]["requests"]
+    )
+    assert ran["spent_usd"] > 0
     assert "ledger:" in printed and "prices from" in printed
     assert f"{total['cost_usd']:.4f} USD" in printed
 

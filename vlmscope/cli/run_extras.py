@@ -83,11 +83,9 @@ def dry_run(config: RunConfig, args: argparse.Namespace) -> int:
 
 
 def report_ledger(report: RunReport) -> RunTotals:
-    from vlmscope.runner.ledger import LEDGER, run_totals
+    from vlmscope.runner.ledger import run_totals
 
-    return run_totals(
-        (t.model, t.track, t.summary[LEDGER]) for t in report.tracks if LEDGER in t.summary
-    )
+    return run_totals((t.model, t.track, t.ledger) for t in report.tracks if t.ledger)
 
 
 def format_ledger(totals: RunTotals, pricing: str | None) -> str:

@@ -53,6 +53,8 @@ class TrackReport:
     started_at: str = ""
     asked_keys: set[str] = field(default_factory=set, repr=False)
     """Cache keys of the requests this run sent (the ledger tells them from cached answers)."""
+    ledger: dict[str, Any] = field(default_factory=dict)
+    """What the result cost and what this run spent on it (`vlmscope.runner.ledger`)."""
 
 
 def generate_model(

@@ -14,8 +14,14 @@ a model answered (phase `generate`) and each judge call its scoring made (`judge
 - `cost_usd`: the tokens at the pricing file's prices, None when a model has no price (then
   `unpriced` names it); `spent_usd` the same for the calls this run asked.
 
-`run_totals` adds the summaries' ledgers up per model, per track and per phase for the end of
-the run. Everything here is pure: the runner and the CLI do the reading and the printing.
+What this run did (`asked`, the `asked_...` tokens, `spent_usd`) and the calls' seconds differ
+between two runs of one config (a resumed run finds cached what a killed one asked), so
+`split_ledger` keeps them apart: the summary's `ledger` holds what the results stand on, the
+same however they were reached; the summary's `run_counts` hold the rest, beside the run's
+other counts of cached and generated answers.
+
+`run_totals` adds the ledgers up per model, per track and per phase for the end of the run.
+Everything here is pure: the runner and the CLI do the reading and the printing.
 """
 
 from __future__ import annotations
@@ -28,8 +34,11 @@ from vlmscope.judges.call_log import GENERATE, PHASES, Call
 from vlmscope.runner.pricing import Pricer
 
 LEDGER = "ledger"
-"""The summary key the ledger lives under (a plain nested mapping)."""
+"""The summary key the ledger lives under (a plain nested mapping), and the `run_counts` key of
+its part that belongs to this run."""
 TOKEN_FIELDS = ("prompt_tokens", "completion_tokens", "reasoning_tokens")
+THIS_RUN = ("asked", *(f"asked_{t}" for t in TOKEN_FIELDS), "latency_s", "spent_usd")
+"""The fields of a tally (and of a ledger) that say what one run did, not what results hold."""
 
 
 @dataclass
@@ -122,6 +131,33 @@ def ledger_summary(
         "unpriced": pricer.unpriced([model, *by_judge]) if generated else pricer.unpriced(by_judge),
     }
     return ledger
+
+
+def split_ledger(ledger: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(what the results stand on, what this run did) of a ledger: the same nesting, each
+    field on one side (`THIS_RUN`)."""
+    stable: dict[str, Any] = {}
+    this_run: dict[str, Any] = {}
+    for key, value in ledger.items():
+        if isinstance(value, Mapping):
+            kept, ran = split_ledger(value)
+            stable[key] = kept
+            if ran:
+                this_run[key] = ran
+        elif key in THIS_RUN:
+            this_run[key] = value
+        else:
+            stable[key] = value
+    return stable, this_run
+
+
+def merged_ledger(stable: Mapping[str, Any], this_run: Mapping[str, Any]) -> dict[str, Any]:
+    """The two sides of `split_ledger` as one ledger again."""
+    merged = dict(stable)
+    for key, value in this_run.items():
+        inner = merged.get(key)
+        merged[key] = merged_ledger(inner, value) if isinstance(inner, Mapping) else value
+    return merged
 
 
 @dataclass(frozen=True)

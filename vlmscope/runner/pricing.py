@@ -122,5 +122,8 @@ def run_models(config: RunConfig) -> list[ModelConfig]:
 
 def run_pricer(config: RunConfig) -> Pricer:
     """The run's prices: its pricing file (when it names one) for each of its models and judges."""
-    prices = load_prices(config.pricing) if config.pricing else None
+    try:
+        prices = load_prices(config.pricing) if config.pricing else None
+    except ConfigError as err:
+        raise ConfigError(f"pricing: {err}") from None
     return pricer_for(run_models(config), prices, config.pricing)

@@ -37,7 +37,7 @@ from vlmscope.runner.call_records import model_calls
 from vlmscope.runner.distributed import local_device
 from vlmscope.runner.generate import TrackReport, utc_now
 from vlmscope.runner.judge_facts import judge_facts, with_consistency
-from vlmscope.runner.ledger import LEDGER, ledger_summary
+from vlmscope.runner.ledger import LEDGER, ledger_summary, split_ledger
 from vlmscope.runner.plan import PlannedTrack
 from vlmscope.runner.pricing import Pricer
 from vlmscope.runner.results import (
@@ -115,12 +115,13 @@ def _score_one(
     track_report = track.summarize(samples, scored)
     summary = track_report.summary()
     summary |= judge_facts(scored, [c for calls in judged for c in calls])
-    summary[LEDGER] = ledger_summary(
+    report.ledger = ledger_summary(
         model_config.name,
         [c for calls in generated for c in calls],
         [c for calls in judged for c in calls],
         pricer,
     )
+    summary[LEDGER], this_run = split_ledger(report.ledger)
     summary["generation"] = generation_facts(samples, keys_of.identity)
     if (reasoning := reasoning_facts(responses)) is not None:
         summary["generation"]["reasoning"] = reasoning
@@ -149,6 +150,7 @@ def _score_one(
             "generated": report.generated,
             "failed": report.failed,
             "by_rank": {str(k): v for k, v in report.by_rank.items()},
+            LEDGER: this_run,
         },
     )
     report.result_dir = write_result(config.output_dir, result, track_report.write_files)
