@@ -20,6 +20,7 @@ import gradio as gr  # noqa: E402
 from arena_tab import ArenaClosed, arena_from_env, arena_tab, closed_tab  # noqa: E402
 from compare_page import TAB_ID as COMPARE_TAB  # noqa: E402
 from compare_page import base_url, compare_tab  # noqa: E402
+from judge_sections import cost_section  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
@@ -153,6 +154,7 @@ def overview_tab(store: ResultStore) -> None:
     if cells.no_interval:
         listed = "\n".join(f"- {markdown_literal(line)}" for line in cells.no_interval)
         gr.Markdown(f"{NO_INTERVAL_NOTE}\n{listed}", elem_id="no-interval-note")
+    cost_section(store.summaries)
     if store.suspicious:
         gr.Markdown(SUSPICIOUS_NOTE, elem_id="suspicious-note")
         table(

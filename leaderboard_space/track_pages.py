@@ -18,6 +18,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 import plotly.graph_objects as go
+from judge_sections import consistency_section
 from visionarena_page import visionarena_tab
 from widgets import bind, chart_and_table, dom_id, table, update_table
 
@@ -183,6 +184,7 @@ def probench_tab(store: ResultStore, track: str) -> None:
         label = view_label(title, "all tracks", True, whole)
         gr.Plot(rating_bars(ratings_of(whole), label), show_label=False)
         table(rating_frame(whole), elem_id=dom_id(track, "joint"), show_search="none")
+    consistency_section(track, board, records)
     tracks = pb.tracks_of(records, board) or list(pb.TRACKS)
     initial = (tracks[0], pb.WHOLE_TRACK)
     gr.Markdown("### By track and breakdown: official numbers, then the joint board's")

@@ -14,6 +14,7 @@ from typing import Any
 
 import gradio as gr
 import pandas as pd
+from judge_sections import consistency_section
 from widgets import dom_id, gallery, table, text, update_table
 
 from vlmscope.leaderboard import visionarena_battles as vbt
@@ -29,7 +30,7 @@ from vlmscope.leaderboard.rating_view import (
     ratings_of,
     view_label,
 )
-from vlmscope.leaderboard.records import BoardRecord
+from vlmscope.leaderboard.records import BoardRecord, by_model
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.track_info import track_title
@@ -66,6 +67,7 @@ def visionarena_tab(store: ResultStore, track: str) -> None:
     else:
         _bench_board(track, record)
         if record is not None:
+            consistency_section(track, record.board, by_model(store.summaries, track))
             _agreement(store, track)
 
 

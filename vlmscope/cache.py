@@ -120,6 +120,28 @@ def decode_response(text: str | bytes) -> Response:
     return response
 
 
+def read_responses(
+    conn: sqlite3.Connection, keys: Iterable[str]
+) -> tuple[dict[str, Response], dict[str, str]]:
+    """The stored responses of `keys` that read, and what is wrong with each row that does not
+    (the one lookup of the table, for the cache and for read-only readers of it)."""
+    wanted = list(dict.fromkeys(keys))
+    found: dict[str, Response] = {}
+    bad: dict[str, str] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            f"SELECT key, response FROM {TABLE} WHERE key IN ({marks})", chunk
+        ).fetchall()
+        for key, text in rows:
+            try:
+                found[key] = decode_response(text)
+            except UnreadableRow as err:
+                bad[key] = str(err)
+    return found, bad
+
+
 def _readable(text: str | bytes) -> bool:
     try:
         decode_response(text)
@@ -169,21 +191,8 @@ class ResponseCache:
 
     def get_many(self, keys: Iterable[str]) -> dict[str, Response]:
         """The readable stored responses of `keys`; an unreadable row is left out and noted."""
-        wanted = list(dict.fromkeys(keys))
-        found: dict[str, Response] = {}
-        bad: dict[str, str] = {}
         with self._reporting_damage():
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                rows = self._conn.execute(
-                    f"SELECT key, response FROM {TABLE} WHERE key IN ({marks})", chunk
-                ).fetchall()
-                for key, text in rows:
-                    try:
-                        found[key] = decode_response(text)
-                    except UnreadableRow as err:
-                        bad[key] = str(err)
+            found, bad = read_responses(self._conn, keys)
         self._note_unreadable(bad)
         return found
 

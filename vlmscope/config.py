@@ -20,7 +20,9 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     ValidationError,
     field_validator,
     model_validator,
@@ -345,6 +347,63 @@ class HubDataConfig(_Strict):
     revision: str = Field(default="main", min_length=1, description="commit, branch or tag")
 
 
+class JudgePanelConfig(_Strict):
+    """Several judges asked every judge request of a track (`judge:` given as a list, or as
+    this mapping). Each judge's verdict is kept; the track scores their aggregate: `majority`
+    (the most common verdict; a tie goes to the judge listed first among those tied) or `mean`
+    (numeric verdicts, or pairwise labels on their -2..2 scale, rounded to the nearest
+    verdict). With fewer than `min_valid` judges giving a verdict there is none (the track
+    counts the item as unparseable). `repeats` asks each judge that many times (each its own
+    cached call); a judge's verdict is then its most common one, and the summary reports how
+    stable its verdicts were."""
+
+    judges: list[ModelConfig] = Field(min_length=1)
+    aggregate: Literal["majority", "mean"] = "majority"
+    min_valid: int = Field(default=1, ge=1)
+    repeats: int = Field(default=1, ge=1)
+    name: str | None = Field(default=None, description="default: the judges' names joined")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _listed(cls, raw: Any) -> Any:
+        return {"judges": raw} if isinstance(raw, list) else raw
+
+    @model_validator(mode="after")
+    def _consistent(self) -> JudgePanelConfig:
+        names = [j.name for j in self.judges]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"judges: {', '.join(twice)} listed twice; give each its own name")
+        if self.min_valid > len(self.judges):
+            raise ValueError(f"min_valid: {self.min_valid} is more than the {len(names)} judges")
+        return self
+
+    @property
+    def panel_name(self) -> str:
+        return self.name or "panel:" + "+".join(j.name for j in self.judges)
+
+
+def _judge_kind(raw: Any) -> str:
+    if isinstance(raw, JudgePanelConfig | list) or (isinstance(raw, dict) and "judges" in raw):
+        return "panel"
+    return "one"
+
+
+JudgeConfig = Annotated[
+    Annotated[ModelConfig, Tag("one")] | Annotated[JudgePanelConfig, Tag("panel")],
+    Discriminator(_judge_kind),
+]
+"""A track's judge: one model, or a panel of them."""
+_JUDGE_TAGS = ("one", "panel")
+
+
+def judge_models(judge: ModelConfig | JudgePanelConfig | None) -> list[ModelConfig]:
+    """The models a track's judge asks (a panel's members)."""
+    if judge is None:
+        return []
+    return list(judge.judges) if isinstance(judge, JudgePanelConfig) else [judge]
+
+
 class TrackConfig(_Strict):
     """One track to run. Its name is checked against the track registry, and `options` by the
     track's own typed options class, when the run is planned (`vlmscope.runner.plan`)."""
@@ -357,7 +416,7 @@ class TrackConfig(_Strict):
         default=None, description="upstream files; default: the shipped sample"
     )
     subset: str | None = Field(default=None, description="builder config, e.g. MEGA-Bench `core`")
-    judge: ModelConfig | None = None
+    judge: JudgeConfig | None = None
     options: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -385,6 +444,16 @@ class RunConfig(_Strict):
     allow_missing_dependencies: bool = Field(
         default=False,
         description="run even when a track's system dependency is missing (summaries say so)",
+    )
+    pricing: str | None = Field(
+        default=None,
+        description="YAML of prices per million tokens per model (configs/pricing_example.yaml): "
+        "the ledger's costs, the dry run's estimate, the budget",
+    )
+    budget_usd: float | None = Field(
+        default=None,
+        gt=0,
+        description="stop before the next request would take the run's spending past this",
     )
 
     @model_validator(mode="after")
@@ -421,11 +490,15 @@ class RunConfig(_Strict):
                 "push_to_hub",
                 "allow_missing_dependencies",
                 "note",
+                "pricing",
+                "budget_usd",
             }
         )
         payload["models"] = [_hashed(m) for m in self.models]
         for track, dumped in zip(self.tracks, payload["tracks"], strict=True):
-            if track.judge is not None:
+            if isinstance(track.judge, JudgePanelConfig):
+                dumped["judge"] = {**dumped["judge"], "judges": judge_hashes(track.judge)}
+            elif track.judge is not None:
                 dumped["judge"] = _hashed(track.judge)
             if track.data is None:  # keeps the hash of configs written before `data`
                 dumped.pop("data", None)
@@ -436,6 +509,10 @@ class RunConfig(_Strict):
 def _hashed(model: BaseModel) -> dict[str, Any]:
     """A model config as the config hash sees it: its options only where set (`set_options`)."""
     return {**model.model_dump(exclude=set(option_fields())), **set_options(model)}
+
+
+def judge_hashes(panel: JudgePanelConfig) -> list[dict[str, Any]]:
+    return [_hashed(j) for j in panel.judges]
 
 
 def folder_name(name: str) -> str:
@@ -463,12 +540,14 @@ def parse_config(raw: dict[str, Any], *, source: str = "<config>") -> RunConfig:
         return RunConfig.model_validate(raw)
     except ValidationError as err:
         problems = "; ".join(
-            ": ".join(
-                filter(
-                    None,
-                    (".".join(str(p) for p in e["loc"]), e["msg"].removeprefix("Value error, ")),
-                )
-            )
+            ": ".join(filter(None, (_field_path(e["loc"]), e["msg"].removeprefix("Value error, "))))
             for e in err.errors()
         )
         raise ConfigError(f"{source}: {problems}") from err
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    """The field's path as the YAML spells it: without the tag pydantic adds after `judge`
+    (whether it was read as one judge or a panel)."""
+    kept = [p for i, p in enumerate(loc) if not (i and loc[i - 1] == "judge" and p in _JUDGE_TAGS)]
+    return ".".join(str(p) for p in kept)

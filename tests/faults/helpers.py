@@ -18,9 +18,11 @@ from vlmscope.runner.results import board_dir, result_dir
 
 T = TypeVar("T")
 
-# per details row: how long the request took; per summary row: when, with which versions, and
-# how many answers came from the cache (a resumed run reuses what a killed one committed)
+# per details row: how long the request took, and of each call behind it how long it took and
+# whether it came from the cache; per summary row: when, with which versions, and how many
+# answers came from the cache (a resumed run reuses what a killed one committed)
 RUN_VARYING_DETAILS = ("latency_s",)
+RUN_VARYING_CALL_FIELDS = ("latency_s", "cached")
 RUN_VARYING_SUMMARY = ("started_at", "finished_at", "package_versions", "run_counts")
 
 
@@ -57,7 +59,11 @@ def stable_result(out: Path, model: str, track: str) -> dict[str, Any]:
     """One (model, track) result without what may differ between two runs of one config."""
     folder = result_dir(out, model, track)
     details = [
-        {k: v for k, v in row.items() if k not in RUN_VARYING_DETAILS}
+        {
+            k: _stable_calls(v) if k == "calls" else v
+            for k, v in row.items()
+            if k not in RUN_VARYING_DETAILS
+        }  # fmt: skip
         for row in rows(folder, "details")
     ]
     (summary,) = rows(folder, "summary")
@@ -65,6 +71,10 @@ def stable_result(out: Path, model: str, track: str) -> dict[str, Any]:
         "details": details,
         "summary": {k: v for k, v in summary.items() if k not in RUN_VARYING_SUMMARY},
     }
+
+
+def _stable_calls(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in c.items() if k not in RUN_VARYING_CALL_FIELDS} for c in calls]
 
 
 def stable_board(out: Path, track: str) -> dict[str, Any]:

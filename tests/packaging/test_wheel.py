@@ -143,6 +143,8 @@ def test_demo_export_and_store_run_from_the_wheel(
 ) -> None:
     python, work, env = installed
     shutil.copy2(ROOT / "configs" / "demo.yaml", work / "demo.yaml")
+    (work / "configs").mkdir(exist_ok=True)  # the demo's example prices, named from the cwd
+    shutil.copy2(ROOT / "configs" / "pricing_example.yaml", work / "configs")
     # the console script the wheel installs; the samples and prompts come from the wheel
     run([str(python.parent / "vlmscope"), "run", "--config", "demo.yaml"], cwd=work, env=env)
     results = work / "results" / "demo"

@@ -26,6 +26,7 @@ from vlmscope.input_errors import DEBUG_FLAG, DEBUG_HELP, guarded, take_debug_fl
 # tests/megabench/test_cli_startup.py); a module is imported only to build the parser.
 _COMMAND_MODULES = {
     "run": "vlmscope.cli.run",
+    "rejudge": "vlmscope.cli.rejudge",
     "make-tiny-model": "vlmscope.cli.make_tiny_model",
     "megabench": "vlmscope.cli.megabench",
     "ratings": "vlmscope.cli.ratings",

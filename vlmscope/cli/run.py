@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from vlmscope.atomic_files import write_text_atomic
+from vlmscope.cli.run_extras import (
+    add_estimate_arguments,
+    dry_run,
+    estimate_settings,
+    format_ledger,
+    report_ledger,
+    write_run_config,
+)
 from vlmscope.config import ConfigError, RunConfig, load_config
 from vlmscope.runner.results import limited_name
 
@@ -44,6 +53,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run even when a track's system dependency (e.g. WordNet) is missing; the "
         "summaries then list what was missing and which scores it affects",
     )
+    parser.add_argument(
+        "--pricing",
+        metavar="FILE",
+        help="prices per million tokens per model (YAML, see configs/pricing_example.yaml): "
+        "the ledger's costs, the dry run's estimate and the budget (default: the config's "
+        "`pricing:`)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        metavar="USD",
+        help="stop before the next request would take this run's spending past USD (by the "
+        "pricing file; a request's cost estimated as for --dry-run); what was answered stays "
+        "cached, so the same command with a larger budget goes on where it stopped",
+    )
+    add_estimate_arguments(parser)
 
 
 def add_subparser(subparsers: Any) -> None:
@@ -60,6 +85,8 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
             "output_dir": args.output_dir,
             "push_to_hub": args.push_to_hub,
             "allow_missing_dependencies": args.allow_missing_dependencies,
+            "pricing": args.pricing,
+            "budget_usd": args.budget,
         },
     )
     updates: dict[str, Any] = {}
@@ -84,16 +111,25 @@ def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from vlmscope.runner.budget import BudgetReached
     from vlmscope.runner.loop import run
     from vlmscope.runner.publish import push_to_hub
     from vlmscope.runner.table import format_table
 
     config = config_from_args(args)
+    if args.dry_run:
+        return dry_run(config, args)
     # a bad config, a locked or damaged output, a full disk: one `error:` line at the entry
     # point (`vlmscope.input_errors.guarded`), naming the file
-    report = run(config, source=str(args.config))
+    try:
+        report = run(config, source=str(args.config), estimate=estimate_settings(args))
+    except BudgetReached as stop:  # not an error: the run stopped where it was told to
+        print(stop.report(), file=sys.stderr)
+        return 3
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only
         print(format_table(report))
+        totals = report_ledger(report)
+        print("\n" + format_ledger(totals, config.pricing))
         if config.note:
             print("\n" + config.note.strip())
         print(
@@ -109,11 +145,16 @@ def handle(args: argparse.Namespace) -> int:
             Path(config.output_dir) / "run_report.json",
             json.dumps(
                 {
-                    "tracks": [t.__dict__ for t in report.tracks],
+                    "tracks": [
+                        {k: v for k, v in t.__dict__.items() if k != "asked_keys"}
+                        for t in report.tracks
+                    ],
                     "boards": [b.__dict__ for b in report.boards],
+                    "ledger": totals.to_json(),
                 },
                 default=str,
                 indent=1,
             ),
         )
+        write_run_config(config)
     return 0

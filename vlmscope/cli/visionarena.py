@@ -29,6 +29,7 @@ from vlmscope.cli.visionarena_board import add_leaderboard_parser
 
 if TYPE_CHECKING:
     from vlmscope.config import ModelConfig
+    from vlmscope.judges.call_log import Call
     from vlmscope.judges.classify import ClassifierPrompt, ClassifierScores, Decision
     from vlmscope.judges.client import Judge
 
@@ -178,9 +179,12 @@ def handle_classify(args: argparse.Namespace) -> int:
         cache = ResponseCache(args.out / "cache.sqlite")
     except OSError as error:
         return fail(command, error)
-    judge = Judge(build_backend(config), cache)
+    from vlmscope.judges.call_log import CLASSIFY, collecting
+
+    judge = Judge(build_backend(config), cache, phase=CLASSIFY)
     try:
-        decisions = asyncio.run(_classify_rows(judge, prompts, rows))
+        with collecting() as calls:  # every classifier call, for the ledger
+            decisions = asyncio.run(_classify_rows(judge, prompts, rows))
     finally:
         cache.close()
 
@@ -197,6 +201,7 @@ def handle_classify(args: argparse.Namespace) -> int:
         },  # fmt: skip
         "counts": counts,
         "judge_calls": {"asked": judge.counts["asked"], "cached": judge.counts["cached"]},
+        "ledger": classify_ledger(calls),
     }
     scores: dict[str, ClassifierScores] | None = None
     if args.reference_labels:
@@ -216,6 +221,16 @@ def handle_classify(args: argparse.Namespace) -> int:
         print(scores_table(scores))
     print(f"wrote {args.out / 'labels.jsonl'}, labels.parquet and summary.json")
     return 0
+
+
+def classify_ledger(calls: Sequence[Call]) -> dict[str, Any]:
+    """The classifier calls added up (requests, tokens, seconds), as a run's ledger adds up its
+    phases; no prices: the command takes no pricing file."""
+    from vlmscope.runner.ledger import tally
+    from vlmscope.runner.pricing import Pricer
+
+    found = tally(calls, Pricer({})).to_json()
+    return {key: value for key, value in found.items() if not key.endswith("_usd")}
 
 
 def read_judge_config(path: Path) -> ModelConfig:

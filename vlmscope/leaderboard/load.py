@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from vlmscope.runner.run_files import REJUDGED_DIR
+
 RESULTS_DIR_ENV = "VLMSCOPE_RESULTS_DIR"
 RESULTS_REPO_ENV = "VLMSCOPE_RESULTS_REPO"
 RESULTS_REVISION_ENV = "VLMSCOPE_RESULTS_REVISION"
@@ -94,7 +96,8 @@ def find_result_folders(location: ResultsLocation) -> list[Path]:
     reports those).
 
     Symlinked folders are not followed, a result folder's own subfolders are not searched, and
-    hidden folders (a write in progress, or one a killed writer left behind) are skipped.
+    hidden folders (a write in progress, or one a killed writer left behind) are skipped, as
+    are a run's re-judged results (`_judges/`, shown when the Space is pointed at them).
     """
     if not location.root.is_dir():
         return []
@@ -105,8 +108,9 @@ def find_result_folders(location: ResultsLocation) -> list[Path]:
             found.append(inside(location, folder))
             subdirs.clear()
         else:
-            # hidden folders are a result being swapped in or out (`hub_export.export_folder`)
-            subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+            # hidden folders are a result being swapped in or out (`hub_export.export_folder`);
+            # another judge's results of a run are a results folder of their own
+            subdirs[:] = sorted(d for d in subdirs if not d.startswith(".") and d != REJUDGED_DIR)
     return sorted(found)
 
 

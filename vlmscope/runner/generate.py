@@ -27,6 +27,7 @@ from vlmscope.messages import Request, Response
 from vlmscope.models.base import Backend
 from vlmscope.models.registry import build_backend, commit_every
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
+from vlmscope.runner.budget import Budget, Ticket
 from vlmscope.runner.distributed import ProcessGroup, local_device
 from vlmscope.runner.plan import PlannedTrack
 from vlmscope.tracks.base import Sample, Track
@@ -50,6 +51,10 @@ class TrackReport:
     result_dir: Path | None = None
     seconds: float = 0.0
     started_at: str = ""
+    asked_keys: set[str] = field(default_factory=set, repr=False)
+    """Cache keys of the requests this run sent (the ledger tells them from cached answers)."""
+    ledger: dict[str, Any] = field(default_factory=dict)
+    """What the result cost and what this run spent on it (`vlmscope.runner.ledger`)."""
 
 
 def generate_model(
@@ -57,8 +62,10 @@ def generate_model(
     planned: Sequence[PlannedTrack],
     cache: ResponseCache,
     group: ProcessGroup,
+    budget: Budget | None = None,
 ) -> list[TrackReport]:
-    """Every track's requests of one model; the backend is loaded once for all of them."""
+    """Every track's requests of one model; the backend is loaded once for all of them. A
+    `budget` admits requests before they are sent (`vlmscope.runner.budget`)."""
     samples_by_track = [p.track.samples(model_config) for p in planned]
     references = oracle_references(model_config, samples_by_track)
     backend = build_backend(model_config, device=local_device(), references=references)
@@ -66,7 +73,9 @@ def generate_model(
     reports = []
     for plan, samples in zip(planned, samples_by_track, strict=True):
         reports.append(
-            _generate_track(model_config, plan.track, samples, backend, keys_of, cache, group)
+            _generate_track(
+                model_config, plan.track, samples, backend, keys_of, cache, group, budget
+            )
         )
     del backend
     return reports
@@ -80,12 +89,15 @@ def _generate_track(
     keys_of: AnswerKeys,
     cache: ResponseCache,
     group: ProcessGroup,
+    budget: Budget | None = None,
 ) -> TrackReport:
     """Ask every turn of every sample that is not answered yet, in rounds.
 
     A round asks each conversation's next unanswered turn, so single-turn samples take one
     round and a conversation of k turns k rounds. A failure cached by an earlier run is asked
-    again once; a failure from this run stands (and ends its conversation).
+    again once; a failure from this run stands (and ends its conversation). When the budget
+    refuses a request, each process commits what it has and the run stops (`BudgetReached`)
+    after the round, all processes together.
     """
     started = time.monotonic()
     asked: set[str] = set()
@@ -124,16 +136,20 @@ def _generate_track(
             group.barrier()
             mine = group.share(pending)
             handled = _answer(
-                mine, requests, keys, backend, cache, commit_every(model_config), group, bar
-            )
+                mine, requests, keys, backend, cache, commit_every(model_config), group, bar,
+                budget,
+            )  # fmt: skip
             for rank, n in group.gather([(group.rank, handled)]):
                 report.by_rank[rank] = report.by_rank.get(rank, 0) + n
             asked.update(keys)
             group.barrier()
+            if budget is not None and any(group.gather([budget.stopped])):
+                raise budget.reached()
             if not multi_turn:  # every sample answered in one round: nothing left to find
                 break
             conversations = walk_conversations(samples, answered)
     report.generated = sum(report.by_rank.values())
+    report.asked_keys = asked
     notes = backend.batching_notes if isinstance(backend, SortsBatches) else []
     report.batching = list(dict.fromkeys(group.gather(notes)))  # every process's, once each
     report.seconds = time.monotonic() - started
@@ -165,6 +181,7 @@ def _answer(
     chunk_size: int,
     group: ProcessGroup,
     bar: tqdm,
+    budget: Budget | None = None,
 ) -> int:
     """Answer this process's share, committing answers as they arrive.
 
@@ -173,27 +190,43 @@ def _answer(
     before the backend goes on; what a backend never handed over is committed when it returns.
     A backend that sorts its own batches gets the whole share at once, so it can sort across
     many batches, and hands back each batch (in any order) before it runs the next: a killed
-    run still loses at most the batch in flight.
+    run still loses at most the batch in flight. A `budget` admits each call's requests first;
+    what it refuses is not sent.
     """
     failed = 0
+    tickets: dict[int, Ticket] = {}
+
+    def admitted(indices: list[int]) -> list[int]:
+        if budget is None:
+            return indices
+        granted = budget.admit(backend.name, [requests[i] for i in indices])
+        tickets.update(zip(indices, granted, strict=False))
+        return indices[: len(granted)]
 
     def commit(indices: Sequence[int], responses: Sequence[Response]) -> None:
         nonlocal failed
         cache.put_many(
             {keys[i]: r for i, r in zip(indices, responses, strict=True)}, backend=backend.name
         )
+        if budget is not None:
+            for i, response in zip(indices, responses, strict=True):
+                budget.settle(tickets.pop(i), response)
         failed += sum(not r.ok for r in responses)
         bar.update(len(responses) * group.world_size)
         bar.set_postfix(failed=failed, refresh=False)
 
     if isinstance(backend, SortsBatches):
+        mine = admitted(mine)
         backend.generate_batches(
             [requests[i] for i in mine],
             lambda positions, responses: commit([mine[p] for p in positions], responses),
         )
         return len(mine)
+    handled = 0
     for start in range(0, len(mine), chunk_size):
-        chunk = mine[start : start + chunk_size]
+        chunk = admitted(mine[start : start + chunk_size])
+        if not chunk:
+            break
         committed = 0
 
         def in_order(responses: Sequence[Response], chunk: list[int] = chunk) -> None:
@@ -204,7 +237,8 @@ def _answer(
         responses = backend.generate([requests[i] for i in chunk], on_done=in_order)
         if committed < len(chunk):
             in_order(responses[committed:])
-    return len(mine)
+        handled += len(chunk)
+    return handled
 
 
 def _size_hint(request: Request) -> int:

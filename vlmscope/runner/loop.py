@@ -28,11 +28,15 @@ from pathlib import Path
 
 from vlmscope.cache import ResponseCache
 from vlmscope.config import RunConfig
+from vlmscope.runner.budget import Budget
+from vlmscope.runner.budget_run import run_budget, share_budget, whole_budget
 from vlmscope.runner.distributed import ProcessGroup, process_group
 from vlmscope.runner.generate import TrackReport, generate_model
 from vlmscope.runner.output_lock import OutputLocked, output_lock
 from vlmscope.runner.plan import PlannedTrack, plan_tracks
+from vlmscope.runner.pricing import Pricer, run_pricer
 from vlmscope.runner.score import BoardReport, aggregate_all, score_all
+from vlmscope.runner.token_estimate import EstimateSettings
 
 __all__ = ["BoardReport", "RunReport", "TrackReport", "run"]
 
@@ -48,21 +52,30 @@ class RunReport:
 
 
 def run(
-    config: RunConfig, *, group: ProcessGroup | None = None, source: str = "config"
+    config: RunConfig,
+    *,
+    group: ProcessGroup | None = None,
+    source: str = "config",
+    estimate: EstimateSettings | None = None,
 ) -> RunReport:
     """Run every configured model on every configured track; results land in `output_dir`.
 
     Raises `ConfigError` (naming `source` and the field) before any model is loaded when a
-    track is unknown, its options are invalid, or a model it needs is not in the run, and
-    `OutputLocked` when another run is writing to the same output folder.
+    track is unknown, its options are invalid, or a model it needs is not in the run (or, with
+    a budget, has no price), `OutputLocked` when another run is writing to the same output
+    folder, and `BudgetReached` when the budget stopped it (`estimate` says how a request's
+    cost is estimated against it).
     """
     planned = plan_tracks(config, source=source)
+    pricer = run_pricer(config)
+    settings = estimate or EstimateSettings()
+    budget = run_budget(config, pricer, settings, source) if config.budget_usd else None
     owns_group = group is None
     group = group or process_group()
     try:
         with ExitStack() as held:
             _lock_output(config, group, held)
-            return _run_locked(config, planned, group)
+            return _run_locked(config, planned, group, pricer, budget)
     finally:
         if owns_group:
             group.close()
@@ -82,15 +95,21 @@ def _lock_output(config: RunConfig, group: ProcessGroup, held: ExitStack) -> Non
 
 
 def _run_locked(
-    config: RunConfig, planned: Sequence[PlannedTrack], group: ProcessGroup
+    config: RunConfig,
+    planned: Sequence[PlannedTrack],
+    group: ProcessGroup,
+    pricer: Pricer,
+    budget: Budget | None,
 ) -> RunReport:
     cache = ResponseCache(config.cache_file)
     report = RunReport(output_dir=Path(config.output_dir), limit=config.limit)
     try:
+        shares = share_budget(budget, group)
         for model_config in config.models:
-            report.tracks += generate_model(model_config, planned, cache, group)
+            report.tracks += generate_model(model_config, planned, cache, group, shares)
+        budget = whole_budget(budget, shares, group)
         if group.is_main:
-            results = score_all(config, planned, report.tracks, cache)
+            results = score_all(config, planned, report.tracks, cache, pricer, budget)
             report.boards = aggregate_all(config, planned, results)
     finally:
         cache.close()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vlmscope.config import ConfigError, RunConfig, TrackConfig
+from vlmscope.config import ConfigError, JudgePanelConfig, RunConfig, TrackConfig
 from vlmscope.dependencies import Dependency, MissingDependency, missing_message
 from vlmscope.hub_data import DataOrigin
 from vlmscope.runner.results import ResultConflict, check_owner, result_dir
@@ -53,6 +53,18 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
             track = build_track(resolved, limit=config.limit)
         except (ValueError, TypeError, OSError) as err:  # OSError: a data_dir not there
             raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
+        if isinstance(track_config.judge, JudgePanelConfig):
+            codec = getattr(track, "panel_verdicts", None)
+            if codec is None:
+                raise ConfigError(
+                    f"{source}: {field}.judge: the {track.name} track takes one judge, not a "
+                    "panel (its judge replies hold no verdict a panel could compare)"
+                )
+            if track_config.judge.aggregate == "mean" and not codec.numeric:
+                raise ConfigError(
+                    f"{source}: {field}.judge.aggregate: mean needs verdicts on a scale; "
+                    f"the {track.name} track's are labels: use majority"
+                )
         for option, model in track.required_models().items():
             if model not in model_names:
                 raise ConfigError(

@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 from vlmscope.config import folder_name
 from vlmscope.hub_export import export_folder
 from vlmscope.input_errors import InputError
+from vlmscope.judges.call_log import Call
 from vlmscope.messages import Response
 from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.tracks.base import Sample, Scored
@@ -35,7 +36,9 @@ FORMAT_VERSION = 2
 boards); 2: `format_version`, and rating boards as datasets of their own. A model's summary got
 its `limit` column (the run's `--limit`, null for a full run) within format 2: readers take a
 summary without it for a full run. Details got their reasoning columns within format 2 too:
-readers take details without them as answers without a trace."""
+readers take details without them as answers without a trace. Details got `calls` (every model
+and judge call behind the row, with its tokens and latency) within format 2 too: readers take
+details without it as rows whose calls were not recorded."""
 BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `folder_name`)
 BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
@@ -56,6 +59,9 @@ class TrackResult:
     started_at: str
     finished_at: str
     run_counts: dict[str, Any] = field(default_factory=dict)
+    calls: Sequence[Sequence[Call]] = ()
+    """Per sample, every call behind it (its turns' answers, its judge calls); () when the
+    writer was given none."""
     limit: int | None = None
     """The run's `--limit` (`RunConfig.limit`), None for a full run: a limited run is a debug
     run, which the leaderboard marks and never shows in place of a full one."""
@@ -73,8 +79,9 @@ def limited_name(name: str, limit: int | None) -> str:
 
 def details_rows(result: TrackResult) -> list[dict[str, Any]]:
     rows = []
-    for sample, req_hash, response, scored in zip(
-        result.samples, result.request_hashes, result.responses, result.scored, strict=True
+    calls = result.calls or [()] * len(result.samples)
+    for sample, req_hash, response, scored, made in zip(
+        result.samples, result.request_hashes, result.responses, result.scored, calls, strict=True
     ):
         rows.append(
             {
@@ -99,6 +106,7 @@ def details_rows(result: TrackResult) -> list[dict[str, Any]]:
                 "reasoning_tokens": response.usage.reasoning_tokens,
                 "reasoning_tokens_estimated": response.usage.reasoning_tokens_estimated,
                 "truncated_in_reasoning": response.truncated_in_reasoning,
+                "calls": [c.to_json() for c in made],
             }
         )
     return rows
@@ -290,6 +298,25 @@ _DETAILS_FEATURES = datasets.Features(
         "reasoning_tokens": _I,
         "reasoning_tokens_estimated": datasets.Value("bool"),
         "truncated_in_reasoning": datasets.Value("bool"),
+        # every model and judge call behind the row (`vlmscope.judges.call_log.Call`)
+        "calls": datasets.List(
+            {
+                "phase": _S,
+                "model": _S,
+                "cached": datasets.Value("bool"),
+                "ok": datasets.Value("bool"),
+                "prompt_tokens": _I,
+                "completion_tokens": _I,
+                "reasoning_tokens": _I,
+                "latency_s": datasets.Value("float64"),
+                "request": _S,
+                "attempt": _I,
+                "repeat": _I,
+                "panel": _S,
+                "verdict": _S,
+                "panel_verdict": _S,
+            }
+        ),
     }
 )
 _SUMMARY_FEATURES = datasets.Features(

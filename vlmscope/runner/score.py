@@ -25,15 +25,21 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from vlmscope.cache import ResponseCache
-from vlmscope.config import ModelConfig, OracleModelConfig, RunConfig
-from vlmscope.judges.client import Judge
+from vlmscope.config import JudgePanelConfig, ModelConfig, OracleModelConfig, RunConfig
+from vlmscope.judges.call_log import Call, collecting
+from vlmscope.judges.client import CallGate, Judge
+from vlmscope.judges.panel import PanelJudge
 from vlmscope.messages import Request, Response
 from vlmscope.models.registry import build_backend
 from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
+from vlmscope.runner.call_records import model_calls
 from vlmscope.runner.distributed import local_device
 from vlmscope.runner.generate import TrackReport, utc_now
+from vlmscope.runner.judge_facts import judge_facts, with_consistency
+from vlmscope.runner.ledger import LEDGER, ledger_summary, split_ledger
 from vlmscope.runner.plan import PlannedTrack
+from vlmscope.runner.pricing import Pricer
 from vlmscope.runner.results import (
     BoardResult,
     TrackResult,
@@ -56,17 +62,20 @@ def score_all(
     planned: Sequence[PlannedTrack],
     reports: Sequence[TrackReport],
     cache: ResponseCache,
+    pricer: Pricer,
+    gate: CallGate | None = None,
 ) -> dict[str, dict[str, ModelResult]]:
-    """Score and write every (model, track); returns each track's results by model."""
-    judges = _Judges(cache)
+    """Score and write every (model, track); returns each track's results by model. `pricer`
+    prices the ledger; `gate` (a budget) sees every judge call before it is sent."""
+    judges = _Judges(cache, gate)
     answers = _CachedResponses(config, cache, planned)
     by_pair = {(r.model, r.track): r for r in reports}
     results: dict[str, dict[str, ModelResult]] = {p.track.name: {} for p in planned}
     for model_config in config.models:
         for plan in planned:
             report = by_pair[(model_config.name, plan.track.name)]
-            judge = judges.get(plan.config.judge) if plan.config.judge is not None else None
-            result = _score_one(config, model_config, plan, judge, answers, cache, report)
+            judge = judges.get(plan.config.judge, plan.track)
+            result = _score_one(config, model_config, plan, judge, answers, cache, report, pricer)
             results[plan.track.name][model_config.name] = result
     return results
 
@@ -79,6 +88,7 @@ def _score_one(
     answers: _CachedResponses,
     cache: ResponseCache,
     report: TrackReport,
+    pricer: Pricer,
 ) -> ModelResult:
     started = time.monotonic()
     track = plan.track
@@ -97,9 +107,21 @@ def _score_one(
     responses = [c.final for c in conversations if c.final is not None]
     report.failed = sum(not r.ok for r in responses)
     context = ScoringContext(model=model_config.name, judge=judge, responses_of=answers.get)
-    scored = _score(track, samples, responses, context)
+    scored, judged = _score(track, samples, responses, context)
+    generated = [
+        model_calls(model_config.name, s, c.responses, keys_of, report.asked_keys)
+        for s, c in zip(samples, conversations, strict=True)
+    ]
     track_report = track.summarize(samples, scored)
     summary = track_report.summary()
+    summary |= judge_facts(scored, [c for calls in judged for c in calls])
+    report.ledger = ledger_summary(
+        model_config.name,
+        [c for calls in generated for c in calls],
+        [c for calls in judged for c in calls],
+        pricer,
+    )
+    summary[LEDGER], this_run = split_ledger(report.ledger)
     summary["generation"] = generation_facts(samples, keys_of.identity)
     if (reasoning := reasoning_facts(responses)) is not None:
         summary["generation"]["reasoning"] = reasoning
@@ -118,6 +140,7 @@ def _score_one(
         request_hashes=[s.request.content_hash() for s in samples],
         scored=scored,
         summary=summary,
+        calls=[[*g, *j] for g, j in zip(generated, judged, strict=True)],
         config_hash=config.config_hash(),
         started_at=report.started_at,
         finished_at=utc_now(),
@@ -127,6 +150,7 @@ def _score_one(
             "generated": report.generated,
             "failed": report.failed,
             "by_rank": {str(k): v for k, v in report.by_rank.items()},
+            LEDGER: this_run,
         },
     )
     report.result_dir = write_result(config.output_dir, result, track_report.write_files)
@@ -138,39 +162,64 @@ def _score_one(
 
 def _score(
     track: Track, samples: Sequence[Sample], responses: Sequence[Response], context: ScoringContext
-) -> list[Scored]:
-    async def score_all() -> list[Scored]:
+) -> tuple[list[Scored], list[list[Call]]]:
+    """Every sample scored, with the judge calls each one made.
+
+    Samples are scored concurrently; when one fails (a budget refusing its next judge call),
+    the others still finish what they have in flight, so no judgment that was paid for is
+    lost, and then the first failure is raised."""
+
+    async def score_all() -> list[tuple[Scored, list[Call]] | BaseException]:
         bar = tqdm(
             total=len(samples), desc=f"scoring {track.name}", unit="sample", dynamic_ncols=True
         )
 
-        async def one(sample: Sample, response: Response) -> Scored:
-            scored = await track.score(sample, response, context)
+        async def one(sample: Sample, response: Response) -> tuple[Scored, list[Call]]:
+            with collecting() as calls:
+                scored = await track.score(sample, response, context)
             bar.update(1)
-            return scored
+            return scored, calls
 
         try:
             return list(
-                await asyncio.gather(*(one(s, r) for s, r in zip(samples, responses, strict=True)))
+                await asyncio.gather(
+                    *(one(s, r) for s, r in zip(samples, responses, strict=True)),
+                    return_exceptions=True,
+                )
             )
         finally:
             bar.close()
 
-    return asyncio.run(score_all())
+    outcomes = asyncio.run(score_all())
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    done = [o for o in outcomes if not isinstance(o, BaseException)]
+    return [scored for scored, _ in done], [calls for _, calls in done]
 
 
 class _Judges:
     """Judge backends built once per run and shared by every model and track that names them
     (a local judge model is loaded once, not once per model)."""
 
-    def __init__(self, cache: ResponseCache) -> None:
+    def __init__(self, cache: ResponseCache, gate: CallGate | None = None) -> None:
         self._cache = cache
+        self._gate = gate
         self._built: dict[str, Judge] = {}
 
-    def get(self, config: ModelConfig) -> Judge:
+    def get(self, config: ModelConfig | JudgePanelConfig | None, track: Track) -> Judge | None:
+        """The track's judge: None, one judge, or a panel reading the track's verdicts."""
+        if isinstance(config, JudgePanelConfig):
+            codec = track.panel_verdicts
+            assert codec is not None  # planning refuses a panel for a track without verdicts
+            return PanelJudge([self._one(j) for j in config.judges], config, codec)
+        return None if config is None else self._one(config)
+
+    def _one(self, config: ModelConfig) -> Judge:
         key = config.model_dump_json()
         if key not in self._built:
-            self._built[key] = Judge(build_backend(config, device=local_device()), self._cache)
+            backend = build_backend(config, device=local_device())
+            self._built[key] = Judge(backend, self._cache, gate=self._gate)
         return self._built[key]
 
 
@@ -247,7 +296,7 @@ def aggregate_all(
             board_dir(config.output_dir, plan.track.name, config.limit),
             BoardResult(
                 track=plan.track.name,
-                board=joint.board,
+                board=with_consistency(joint.board, results[plan.track.name]),
                 details=joint.details,
                 source="run",
                 config_hash=config.config_hash(),

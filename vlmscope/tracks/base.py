@@ -24,6 +24,7 @@ from pydantic import ConfigDict
 from vlmscope.config import ModelConfig
 from vlmscope.dependencies import Dependency
 from vlmscope.judges.client import Judge
+from vlmscope.judges.panel import VerdictCodec
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Request, Response
 from vlmscope.ratings.boards.board import RatingBoard
@@ -143,6 +144,11 @@ class Track(Protocol):
     judge_settings: ClassVar[JudgeSettings]
     """How this track asks its judge (the benchmark's official limits): the one place they live."""
 
+    @property
+    def panel_verdicts(self) -> VerdictCodec | None:
+        """How its judge replies hold a verdict (for a judge panel); None: no panel."""
+        ...
+
     def samples(self, model: ModelConfig) -> list[Sample]:
         """Every sample of the configured data, in a stable order, as `model` should see it.
 
@@ -177,6 +183,9 @@ class TrackBase:
     default judge settings (greedy, 512 new tokens)."""
 
     judge_settings: ClassVar[JudgeSettings] = JudgeSettings()
+    panel_verdicts: VerdictCodec | None = None
+    """How the track's judge replies hold a verdict, so a judge panel can aggregate them; None:
+    the track takes no panel."""
 
     def aggregate(self, results: Mapping[str, ModelResult]) -> TrackBoard | None:
         return None

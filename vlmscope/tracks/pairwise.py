@@ -39,7 +39,9 @@ from vlmscope.judges.pairwise import (
     judge_pair,
     load_pairwise_template,
 )
+from vlmscope.judges.panel_codecs import PairwiseLabels
 from vlmscope.judges.settings import JudgeSettings
+from vlmscope.judges.verdicts import LAST_MATCH_RULES, STRICT_RULES
 from vlmscope.messages import Response
 from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.ratings.boards.verdict_presets import (
@@ -167,6 +169,12 @@ class PairwiseScoring(TrackBase):
         if self.file_anchor is not None:
             return self.file_anchor.answers.get(sample.id)
         return context.responses_of(self.options.baseline, sample.request)
+
+    @property
+    def panel_verdicts(self) -> PairwiseLabels:  # type: ignore[override]
+        """Labels as the reference scorer reads them (arena-hard v2: the last match)."""
+        v2 = self.options.reference == "arena-hard-v2"
+        return PairwiseLabels(LAST_MATCH_RULES if v2 else STRICT_RULES)
 
     @cached_property
     def template(self) -> PairwiseTemplate:

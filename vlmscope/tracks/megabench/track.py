@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.dependencies import Dependency
 from vlmscope.judges.client import Judge, reasoning_record
+from vlmscope.judges.panel_codecs import JudgeScores
 from vlmscope.judges.request import judge_request
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import GenerationParams, ImagePart, Part, Request, Response, TextPart
@@ -57,6 +58,7 @@ class MegaBenchTrack(TrackBase):
     name: ClassVar[str] = "megabench"
     judge_settings: ClassVar[JudgeSettings] = JudgeSettings(max_new_tokens=1024)
     """The official judged metrics ask their judge (GPT-4o, greedy) for at most 1024 new tokens."""
+    panel_verdicts = JudgeScores()
 
     def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
         self.options = MegaBenchOptions.model_validate(config.options)

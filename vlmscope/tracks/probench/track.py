@@ -23,6 +23,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from vlmscope.config import ModelConfig, TrackConfig
+from vlmscope.judges.panel_codecs import PairwiseLabels
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import GenerationParams, ImagePart, Request, Response, user_request
 from vlmscope.ratings.boards.judge_agreement import HumanLabel, read_human_labels
@@ -92,6 +93,7 @@ class ProBenchOptions(TrackOptions):
 class ProBenchTrack(TrackBase):
     name: ClassVar[str] = "probench"
     judge_settings: ClassVar[JudgeSettings] = PROBENCH_JUDGE
+    panel_verdicts = PairwiseLabels()  # ProBench reads its labels with the strict rules
 
     def __init__(self, config: TrackConfig, *, limit: int | None) -> None:
         self.options = ProBenchOptions.model_validate(config.options)

@@ -172,3 +172,31 @@ async def grade_response(
         if grade is not Grade.UNPARSEABLE:
             return GradeResult(grade, tuple(replies), reasoning=reasoning_record(answered))
     return GradeResult(Grade.UNPARSEABLE, tuple(replies), reasoning=reasoning_record(answered))
+
+
+class GradeVerdicts:
+    """The grader's replies as a judge panel reads them (`vlmscope.judges.panel`): a grade,
+    stated back in the prompt's reply format. Grades are labels: a mean of them means nothing."""
+
+    numeric = False
+    neutral = Grade.NOT_ATTEMPTED.value
+
+    def __init__(self, reply_format: ReplyFormat) -> None:
+        self.reply_format = reply_format
+
+    def read(self, reply: str) -> str | None:
+        grade = parse_reply(reply, self.reply_format)
+        return None if grade is Grade.UNPARSEABLE else grade.value
+
+    def write(self, verdict: str) -> str:
+        grade = Grade(verdict)
+        if self.reply_format == "json_labels":
+            label = next(zh for zh, g in _ZH_LABELS.items() if g is grade)
+            return json.dumps({"预测答案0": label}, ensure_ascii=False)
+        return next(letter for letter, g in _LETTERS.items() if g is grade)
+
+    def value(self, verdict: str) -> float:
+        raise ValueError("SimpleVQA grades are labels; a panel takes their majority")
+
+    def nearest(self, value: float) -> str:
+        raise ValueError("SimpleVQA grades are labels; a panel takes their majority")

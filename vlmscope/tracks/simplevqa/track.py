@@ -26,7 +26,7 @@ from vlmscope.messages import Response
 from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, TrackOptions
 from vlmscope.tracks.simplevqa.atomic import atomic_analysis
 from vlmscope.tracks.simplevqa.grader_prompt import DEFAULT_GRADER, ReplyFormat, load_grader_prompt
-from vlmscope.tracks.simplevqa.grading import Grade, grade_response
+from vlmscope.tracks.simplevqa.grading import Grade, GradeVerdicts, grade_response
 from vlmscope.tracks.simplevqa.match_grader import PROTOCOL as OFFLINE_PROTOCOL
 from vlmscope.tracks.simplevqa.match_grader import match_grade
 from vlmscope.tracks.simplevqa.metrics import (
@@ -91,6 +91,7 @@ class SimpleVQATrack(TrackBase):
             )
         self.data_dir = Path(config.data_dir) if config.data_dir else SAMPLE_DIR
         self.rows: list[SimpleVQARow] = read_rows(self.data_dir)[:limit]
+        self.panel_verdicts = GradeVerdicts(self.grader.reply_format)
 
     def samples(self, model: ModelConfig | None = None) -> list[Sample]:
         """Each row's question, then (with atomic questions on) its atomic question.

@@ -1,0 +1,59 @@
+"""The ledger as the end of a run prints it: requests, tokens, seconds and cost per model, per
+track, per phase, and in all."""
+
+from __future__ import annotations
+
+from vlmscope.runner.ledger import RunTotals, Tally
+
+HEADER = ["totals", "requests", "asked", "failed", "prompt tok", "completion tok", "reasoning tok",
+          "call s", "cost", "spent now"]  # fmt: skip
+
+
+def money(value: float | None, currency: str = "USD") -> str:
+    """`0.0123 USD`; `n/a` when a model behind it has no price."""
+    if value is None:
+        return "n/a"
+    return f"{value:.4f} {currency}" if value < 100 else f"{value:,.2f} {currency}"
+
+
+def _row(label: str, tally: Tally, currency: str) -> list[str]:
+    return [
+        label,
+        str(tally.requests),
+        str(tally.asked),
+        str(tally.failed),
+        str(tally.prompt_tokens),
+        str(tally.completion_tokens),
+        str(tally.reasoning_tokens),
+        f"{tally.latency_s:.1f}",
+        money(tally.cost_usd, currency),
+        money(tally.spent_usd, currency),
+    ]
+
+
+def format_ledger(totals: RunTotals, pricing: str | None) -> str:
+    """The ledger table; `pricing` names the prices' file (None: none was given)."""
+    currency = totals.currency
+    rows = [HEADER]
+    rows += [_row(f"model {name}", t, currency) for name, t in totals.by_model.items()]
+    rows += [_row(f"track {name}", t, currency) for name, t in totals.by_track.items()]
+    rows += [_row(f"phase {name}", t, currency) for name, t in totals.by_phase.items()]
+    rows.append(_row("total", totals.total, currency))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    source = f"prices from {pricing}" if pricing else "no pricing file (--pricing FILE)"
+    lines.insert(
+        0,
+        f"ledger: every call the results stand on (asked: sent by this run), tokens as each "
+        f"backend counted them, a model's row with the judging of its answers; {source}",
+    )
+    if totals.unpriced:
+        lines.append(f"no price for: {', '.join(totals.unpriced)} (their cost reads n/a)")
+    return "\n".join(line.rstrip() for line in lines)
