@@ -212,11 +212,17 @@ class _LocalDecoding(_Strict):
     cuda_graphs: bool = Field(
         default=True, description="replay each decode step as a CUDA graph (slots engine, GPU)"
     )
-    prefill_batch: int = Field(
-        default=8,
+    prefill_batch: int | None = Field(
+        default=None,
         gt=0,
-        description="slots engine: requests encoded and prefilled together (at most "
-        "batch_size; 1 with batch_invariant)",
+        description="slots engine: at most this many requests encoded and prefilled together, "
+        "similar sizes grouped (default: batch_size; 1 with batch_invariant)",
+    )
+    prefill_images: int = Field(
+        default=24,
+        gt=0,
+        description="slots engine: at most this many images in one prefill group (bounds the "
+        "vision tower's memory; a request with more goes alone)",
     )
 
     @model_validator(mode="after")

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from vlmscope.config import HFModelConfig, set_options
@@ -42,13 +40,16 @@ from vlmscope.models.hf_decode import (
 )
 from vlmscope.models.hf_fallback import BatchLessons
 from vlmscope.models.hf_generation import decodes_greedily, finish
+from vlmscope.models.hf_groups import prefill_groups
 from vlmscope.models.hf_inputs import Prepared, is_overflow, overflow_note
 from vlmscope.models.hf_load import Loaded, load, resolved_path
+from vlmscope.models.hf_prefetch import Prefetch
 from vlmscope.models.hf_reference import generate_tokens
 from vlmscope.models.in_order import InOrderSink
 
 BatchCallback = Callable[[Sequence[int], Sequence[Response]], None]
-_SPEED_ONLY = frozenset({"engine", "prefill_batch", "cuda_graphs"})  # never change an answer
+# options that never change an answer
+_SPEED_ONLY = frozenset({"engine", "prefill_batch", "prefill_images", "cuda_graphs"})
 
 
 class HFBackend(SyncBackend):
@@ -64,11 +65,18 @@ class HFBackend(SyncBackend):
     back, and which engine answered when it is not the configured one; the summary shows it.
     """
 
-    def __init__(self, config: HFModelConfig, *, sort_window: int | None = None) -> None:
+    def __init__(
+        self,
+        config: HFModelConfig,
+        *,
+        sort_window: int | None = None,
+        encode_workers: int | None = None,
+    ) -> None:
         super().__init__()
         self.name = config.name
         self.config = config
         self.sort_window = sort_window or 8 * config.batch_size
+        self.encode_workers = encode_workers  # None: up to 8; 0: encode on the calling thread
         self._loaded: Loaded | None = None
         self._fallback = BatchLessons()
         self._engine: DecodeEngine | None = None
@@ -76,7 +84,10 @@ class HFBackend(SyncBackend):
 
     def with_batch_size(self, batch_size: int) -> HFBackend:
         """The same loaded model with another batch size (same identity, same answers)."""
-        other = HFBackend(self.config.model_copy(update={"batch_size": batch_size}))
+        other = HFBackend(
+            self.config.model_copy(update={"batch_size": batch_size}),
+            encode_workers=self.encode_workers,
+        )
         other._loaded = self._loaded
         other._fallback = self._fallback  # what batching failures taught holds for both
         return other
@@ -131,31 +142,28 @@ class HFBackend(SyncBackend):
         if self._engine_for(loaded) is not None:
             self._answer_in_slots(loaded, requests, on_batch)
         else:
-            self._answer_in_windows(loaded, self._encoded(loaded, requests), on_batch)
+            with self._encoded(loaded, requests) as encoded:
+                self._answer_in_windows(loaded, iter(encoded), on_batch)
 
     def _encoded(
-        self, loaded: Loaded, requests: Sequence[Request], group: int = 1
-    ) -> Iterator[tuple[int, Prepared | Response]]:
-        """Each request encoded, in order, by worker threads running ahead of the consumer
-        (image processing off the device's path); `group` consecutive requests at a time in
-        one processor call, for a batched prefill."""
-        workers = min(8, os.cpu_count() or 1)
-        starts = iter(range(0, len(requests), group))
-        with ThreadPoolExecutor(workers, thread_name_prefix="vlmscope-encode") as pool:
-            ahead: deque[tuple[int, Future[list[Prepared | Response]]]] = deque()
-
-            def submit() -> None:
-                start = next(starts, None)
-                if start is not None:
-                    chunk = [(r, self._limit(r)) for r in requests[start : start + group]]
-                    ahead.append((start, pool.submit(loaded.encoder.prepare_group, chunk)))
-
-            for _ in range(max(2, (2 * self.config.batch_size) // group) + workers):
-                submit()
-            while ahead:
-                start, encoding = ahead.popleft()
-                submit()
-                yield from enumerate(encoding.result(), start)
+        self, loaded: Loaded, requests: Sequence[Request], groups: list[list[int]] | None = None
+    ) -> Prefetch:
+        """The requests encoded by worker threads running ahead of the device (`hf_prefetch`),
+        each of `groups` (default: each request alone, in order) in one processor call; pinned
+        for the copy when the model is on a GPU."""
+        groups = groups if groups is not None else [[i] for i in range(len(requests))]
+        workers = self.encode_workers
+        if workers is None:
+            workers = min(8, os.cpu_count() or 1)
+        mean = max(1, len(requests) // max(len(groups), 1))
+        return Prefetch(
+            loaded.encoder.prepare_group,
+            [[(i, requests[i], self._limit(requests[i])) for i in group] for group in groups],
+            workers=workers,
+            ahead=max(2, (2 * self.config.batch_size) // mean) + workers,
+            pin=getattr(loaded.model, "device", None) is not None
+            and loaded.model.device.type == "cuda",
+        )
 
     def _limit(self, request: Request) -> int:
         return effective_max_new_tokens(request.params.max_new_tokens, self.config.max_new_tokens)
@@ -199,16 +207,37 @@ class HFBackend(SyncBackend):
         """Requests enter the slots in request order (the runner sorts them by size), each as
         soon as it is encoded and a slot is free."""
         outstanding: dict[int, Prepared] = {}  # taken by the engine, not answered yet
-        group = 1 if self.config.batch_invariant else self.config.prefill_batch
-        encoded = self._encoded(loaded, requests, min(group, self.config.batch_size))
+        rows = 1 if self.config.batch_invariant else self.config.prefill_batch
+        rows = min(rows or self.config.batch_size, self.config.batch_size)
+        groups = prefill_groups(requests, rows, self.config.prefill_images, self.sort_window)
+        with self._encoded(loaded, requests, groups) as encoded:
+            self._run_slots(loaded, encoded, outstanding, on_batch)
 
-        def jobs() -> Iterator[Job]:
-            for index, prepared in encoded:
-                if isinstance(prepared, Response):
-                    on_batch([index], [prepared])
-                else:
-                    outstanding[index] = prepared
-                    yield _job(index, prepared)
+    def _run_slots(
+        self,
+        loaded: Loaded,
+        encoded: Prefetch,
+        outstanding: dict[int, Prepared],
+        on_batch: BatchCallback,
+    ) -> None:
+        """Feed the engine from `encoded` without waiting for an encoding while it has
+        requests to decode; on a decode failure, run again with what is left."""
+
+        def jobs() -> Iterator[Job | None]:
+            while not encoded.exhausted:
+                group = encoded.poll()
+                if group is None:
+                    yield None  # not encoded yet: the engine decodes meanwhile
+                    continue
+                failed = [(index, item) for index, item in group if isinstance(item, Response)]
+                if failed:
+                    on_batch([index for index, _ in failed], [item for _, item in failed])
+                # the whole group is outstanding before any of it is taken: if the engine
+                # hands over to `generate`, what it did not take is answered there
+                prepared = [(i, item) for i, item in group if isinstance(item, Prepared)]
+                outstanding.update(prepared)
+                for index, item in prepared:
+                    yield _job(index, item)
 
         def finished(done: list[Done]) -> None:
             items = [outstanding.pop(d.key) for d in done]
@@ -230,7 +259,8 @@ class HFBackend(SyncBackend):
             outstanding[job.key] = retry
             return _job(job.key, retry)
 
-        pending: Iterator[Job] = jobs()
+        pending: Iterator[Job | None] = jobs()
+        counted = 0.0  # encoding seconds already added to the engine's stats
         while True:
             engine = self._engine_for(loaded)
             if engine is None:  # the model turned out unsupported: generate answers the rest
@@ -262,6 +292,9 @@ class HFBackend(SyncBackend):
             finally:
                 if engine is not None and engine.graph_note:
                     self._engine_notes[engine.graph_note] = None
+                if engine is not None:
+                    engine.stats.encode_s += encoded.encode_s - counted
+                    counted = encoded.encode_s
 
     # the generate engine
     def _answer_in_windows(

@@ -70,6 +70,8 @@ class Stats:
     busy_slots: int = 0  # summed over steps: how full the slots were
     shifts: int = 0
     grows: int = 0
+    input_wait_s: float = 0.0  # nothing to decode, the next inputs not encoded yet
+    encode_s: float = 0.0  # host time encoding requests, on worker threads (the backend's)
 
 
 @dataclass
@@ -96,11 +98,12 @@ class DecodeEngine:
         self._tokens = torch.zeros(settings.slots, 1, dtype=torch.long, device=self.device)
         self._positions = torch.zeros(settings.slots, 1, dtype=torch.long, device=self.device)
 
-    def run(self, jobs: Iterable[Job], on_finished: Finished, on_failed: Failed) -> None:
+    def run(self, jobs: Iterable[Job | None], on_finished: Finished, on_failed: Failed) -> None:
         """Answer every job, taking them from `jobs` only as slots free up (so a caller can
         still be encoding later ones); consecutive jobs that share their processor output are
-        prefilled together. Raises `DecodeFailed` with the jobs taken but not answered if a
-        decode step fails; jobs not yet taken stay in `jobs`."""
+        prefilled together. `jobs` yields None for "none encoded yet": the engine then decodes
+        what it holds, or waits if it holds nothing. Raises `DecodeFailed` with the jobs taken
+        but not answered if a decode step fails; jobs not yet taken stay in `jobs`."""
         source = _Jobs(iter(jobs))
         ready: deque[Prefilled] = deque()
         running: dict[int, _Running] = {}
@@ -108,7 +111,11 @@ class DecodeEngine:
             self._admit(source, ready, running, on_finished, on_failed)
             if not running:
                 if not ready and not source.retries:
-                    return
+                    if source.exhausted:
+                        return
+                    started = time.perf_counter()  # the device idles until inputs come
+                    time.sleep(_POLL_S)
+                    self.stats.input_wait_s += time.perf_counter() - started
                 continue
             try:
                 finished = self._decode_step(running)
@@ -321,11 +328,13 @@ def release_device_memory() -> None:
 
 class _Jobs:
     """The engine's queue: retries first, then `source`, handed out in prefill groups (the
-    consecutive jobs that share one processor output)."""
+    consecutive jobs that share one processor output). `source` yields None while the next
+    group is not encoded yet."""
 
-    def __init__(self, source: Iterator[Job]) -> None:
+    def __init__(self, source: Iterator[Job | None]) -> None:
         self.source = source
         self.retries: deque[Job] = deque()
+        self.exhausted = False
         self._peeked: Job | None = None
 
     def retry(self, jobs: list[Job]) -> None:
@@ -336,6 +345,7 @@ class _Jobs:
         return [*self.retries, *([self._peeked] if self._peeked is not None else [])]
 
     def next_group(self) -> list[Job]:
+        """The next group, or [] if none is ready now (`exhausted` says whether one will be)."""
         if self.retries:
             return [self.retries.popleft()]
         first = self._take()
@@ -351,4 +361,14 @@ class _Jobs:
 
     def _take(self) -> Job | None:
         job, self._peeked = self._peeked, None
-        return job if job is not None else next(self.source, None)
+        if job is not None or self.exhausted:
+            return job
+        taken = next(self.source, _END)
+        if taken is _END:
+            self.exhausted = True
+            return None
+        return taken  # type: ignore[return-value]
+
+
+_END = object()
+_POLL_S = 0.001  # how long the engine sleeps while it waits for inputs with nothing to decode

@@ -168,7 +168,7 @@ class Encoder:
             tokenize=False,
             **self.template_kwargs,
         )
-        return prompt, [_decode(part) for part in request.images]
+        return prompt, [_decode(part, n) for n, part in enumerate(request.images, 1)]
 
     def _check_fits(self, prompt_tokens: int, max_new_tokens: int) -> None:
         if self.max_positions is not None and prompt_tokens + max_new_tokens > self.max_positions:
@@ -219,10 +219,17 @@ def overflow_note(err: BaseException, images: int) -> str:
     return f"context overflow with {images} images ({err}); retrying with {images // 2}"
 
 
-def _decode(part: ImagePart) -> Image.Image:
-    """RGB, because vision towers are trained on it (RGBA or palette input breaks normalisation)."""
-    with Image.open(io.BytesIO(part.data)) as image:
-        return image.convert("RGB")
+def _decode(part: ImagePart, number: int) -> Image.Image:
+    """RGB, because vision towers are trained on it (RGBA or palette input breaks normalisation).
+    An unreadable image is named (its position in the request, and its label)."""
+    try:
+        with Image.open(io.BytesIO(part.data)) as image:
+            return image.convert("RGB")
+    except Exception as err:
+        label = f" ({part.name})" if part.name else ""
+        raise ValueError(
+            f"image {number}{label} cannot be read: {type(err).__name__}: {err}"
+        ) from err
 
 
 def _failure(

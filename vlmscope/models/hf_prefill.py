@@ -46,14 +46,17 @@ class Prefilled:
 def prefill(model: Any, jobs: list[Job]) -> list[Prefilled]:
     """Run `jobs` (rows of one processor output) through `model` together."""
     started = time.perf_counter()
-    inputs = jobs[0].inputs.to(device=model.device, dtype=model.dtype)
+    # pinned host tensors (see `pinned`) copy while the host goes on
+    inputs = jobs[0].inputs.to(device=model.device, dtype=model.dtype, non_blocking=True)
     mask = inputs["attention_mask"]
     width = mask.shape[1]
     inner: Any = getattr(model, "model", None)
     extra: dict[str, Any] = {}
     if hasattr(inner, "rope_deltas"):
         inner.rope_deltas = None  # multimodal rotary offsets of the previous group
-    else:  # left padding: a row's positions count its real tokens only
+    if not any(key in inputs for key in _ROTARY_GRIDS):
+        # left padding: a row's positions count its real tokens only (a multimodal rotary
+        # model derives them itself from the grids; without any it would count the padding)
         extra["position_ids"] = (mask.long().cumsum(-1) - 1).clamp(min=0)
     with torch.inference_mode():
         output = model(**inputs, **extra, use_cache=True, logits_to_keep=1)
@@ -73,6 +76,21 @@ def prefill(model: Any, jobs: list[Job]) -> list[Prefilled]:
         position = length if offsets is None else length + int(offsets[row % len(offsets)])
         prefilled.append(Prefilled(job, int(firsts[row]), own, position, started))
     return prefilled
+
+
+_ROTARY_GRIDS = ("image_grid_thw", "video_grid_thw")  # what Qwen-VL positions are computed from
+
+
+def pinned(inputs: Any) -> Any:
+    """`inputs` (a processor output) with its tensors in page-locked host memory, so that the
+    copy to a GPU runs asynchronously; done on an encoding thread, off the device's path.
+    Unchanged without CUDA."""
+    if not torch.cuda.is_available():
+        return inputs
+    for name, value in list(inputs.items()):
+        if isinstance(value, torch.Tensor) and value.device.type == "cpu":
+            inputs[name] = value.pin_memory()
+    return inputs
 
 
 def _plain_layers(cache: Any) -> LayerKV:

@@ -1,0 +1,45 @@
+"""Which requests the `hf` backend encodes and prefills together.
+
+A prefill pass pads every row to its longest prompt, so rows of similar size go together:
+inside a window of requests (answers are handed back by index, so their order is free), the
+requests are sorted by image count, then text length, and cut into groups of at most `rows`
+requests and `images` images. The image budget bounds the vision tower's memory in one pass
+(a SmolVLM image is up to 17 tiles) before any image is processed; a request with more images
+than the budget goes alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from vlmscope.messages import Request, TextPart
+
+
+def prefill_groups(
+    requests: Sequence[Request], rows: int, images: int, window: int
+) -> list[list[int]]:
+    """Indices of `requests` in groups (see the module docstring); every index exactly once,
+    windows in request order, so the first answers still come early."""
+    groups: list[list[int]] = []
+    for start in range(0, len(requests), max(window, 1)):
+        ordered = sorted(
+            range(start, min(start + window, len(requests))),
+            key=lambda i: (len(requests[i].images), _text_length(requests[i]), i),
+        )
+        group: list[int] = []
+        held = 0  # images in `group`
+        for index in ordered:
+            count = len(requests[index].images)
+            if group and (len(group) >= rows or held + count > images):
+                groups.append(group)
+                group, held = [], 0
+            group.append(index)
+            held += count
+        if group:
+            groups.append(group)
+    return groups
+
+
+def _text_length(request: Request) -> int:
+    parts = [p for turn in request.turns for p in turn.parts if isinstance(p, TextPart)]
+    return sum(len(p.text) for p in parts) + len(request.system or "")
