@@ -1,0 +1,144 @@
+"""Encoding ahead of the device (`hf_prefetch`) and prefill groups (`hf_groups`): the answers
+are those of encoding on the calling thread, an encoder that raises fails only its request (and
+says which), and the engine decodes what it holds while the next group is being encoded."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.models.helpers import backend, mixed_requests
+from vlmscope.messages import ImagePart, Request, Response, Status, user_request
+from vlmscope.models import hf, hf_inputs
+from vlmscope.models.hf import HFBackend
+from vlmscope.models.hf_decode import Done, Job
+from vlmscope.models.hf_groups import prefill_groups
+
+
+def encoding(path: Path, batch_size: int, *, workers: int) -> HFBackend:
+    """A tiny model's backend encoding on `workers` threads (0: on the calling thread)."""
+    return HFBackend(backend(path, batch_size).config, encode_workers=workers)
+
+
+def answers(responses: list[Response]) -> list[tuple[str, int, int]]:
+    return [(r.text, r.usage.prompt_tokens, r.usage.completion_tokens) for r in responses]
+
+
+def encoding_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the threads that encode groups, as they encode them."""
+    names: list[str] = []
+    real = hf_inputs.Encoder.prepare_group
+
+    def prepare_group(self: Any, requests: Any) -> Any:
+        names.append(threading.current_thread().name)
+        return real(self, requests)
+
+    monkeypatch.setattr(hf_inputs.Encoder, "prepare_group", prepare_group)
+    return names
+
+
+@pytest.mark.parametrize("arch", ["llava", "idefics3"])
+def test_encoding_ahead_gives_the_answers_of_encoding_inline(
+    tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch, arch: str
+) -> None:
+    requests = mixed_requests(12)
+    threads = encoding_threads(monkeypatch)
+    inline = encoding(tiny_dirs[arch], 4, workers=0).generate(requests)
+    assert threads and set(threads) == {threading.current_thread().name}
+    threads.clear()
+    ahead = encoding(tiny_dirs[arch], 4, workers=2).generate(requests)
+    assert threads and all(name.startswith("vlmscope-encode") for name in threads)
+    assert all(r.ok for r in inline), [r.error for r in inline]
+    assert answers(ahead) == answers(inline)
+    one_by_one = encoding(tiny_dirs[arch], 1, workers=0).generate(requests)
+    assert answers(ahead) == answers(one_by_one)  # float32: groups change no answer
+
+
+def test_an_encoder_error_fails_only_its_request_names_it_and_does_not_hang(
+    tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    requests = mixed_requests(8)
+    reference = encoding(tiny_dirs["llava"], 4, workers=0).generate(requests)
+    real = hf_inputs.Encoder.prepare_group
+
+    def prepare_group(self: Any, group: list[tuple[Request, int]]) -> Any:
+        if any(request is requests[5] for request, _ in group):
+            raise RuntimeError("image processor crashed")  # a bug, not a bad request
+        return real(self, group)
+
+    monkeypatch.setattr(hf_inputs.Encoder, "prepare_group", prepare_group)
+    broken = user_request(ImagePart(b"not an image", name="broken.png"), "What is this?")
+    got: list[Response] = []
+    worker = threading.Thread(
+        target=lambda: got.extend(
+            encoding(tiny_dirs["llava"], 4, workers=2).generate([*requests, broken])
+        ),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(timeout=120)
+    assert not worker.is_alive(), "the engine hung on an encoder error"
+    assert got[5].status is Status.REQUEST_FAILED
+    assert got[5].error == "request 5 could not be encoded: RuntimeError: image processor crashed"
+    assert got[8].status is Status.REQUEST_FAILED
+    assert got[8].error is not None and "image 1 (broken.png) cannot be read" in got[8].error
+    assert answers(got[:5] + got[6:8]) == answers(reference[:5] + reference[6:])
+
+
+def test_the_engine_decodes_while_the_next_group_is_being_encoded(
+    tiny_dirs: dict[str, Path],
+) -> None:
+    slots = encoding(tiny_dirs["llava"], 4, workers=0)
+    requests = mixed_requests(2)
+    reference = slots.generate(requests)
+    loaded = slots._load()
+    engine = slots._engine
+    assert engine is not None
+    prepared = [loaded.encoder.prepare(request, slots._limit(request)) for request in requests]
+    steps_before_second: list[int] = []
+
+    def jobs() -> Iterator[Job | None]:
+        first, second = (p for p in prepared if not isinstance(p, Response))
+        yield Job(0, first.inputs, first.max_new_tokens, first.prompt_tokens)
+        for _ in range(4):
+            yield None  # the second group is not encoded yet
+        steps_before_second.append(engine.stats.steps)
+        yield Job(1, second.inputs, second.max_new_tokens, second.prompt_tokens)
+
+    tokens: dict[int, list[int]] = {}
+
+    def finished(done: list[Done]) -> None:
+        tokens.update({d.key: d.tokens for d in done})
+
+    engine.stats.steps = 0
+    engine.run(jobs(), finished, lambda job, err: pytest.fail(f"{job.key} failed: {err}"))
+    # the first "not yet" ends the first group; each later one is a decode step, not a wait
+    assert steps_before_second == [3]
+    texts = [
+        hf._response(loaded, item, tokens[key], 0.0).text
+        for key, item in enumerate(prepared)
+        if not isinstance(item, Response)
+    ]
+    assert texts == [r.text for r in reference]
+
+
+def test_prefill_groups_sort_by_size_within_windows_and_respect_both_budgets() -> None:
+    image = ImagePart(b"", name="x.png")
+    requests = [
+        user_request(*[image] * count, "q" * length)
+        for count, length in [(3, 5), (0, 9), (1, 2), (0, 1), (3, 1), (2, 7), (0, 4)]
+    ]
+    assert prefill_groups(requests, rows=3, images=4, window=7) == [
+        [3, 6, 1],  # no images, shortest text first
+        [2, 5],  # 1 + 2 images; a 3-image request would make 6 > 4
+        [4],
+        [0],
+    ]
+    # windows of 3 keep request order between them; a request over the image budget goes alone
+    assert prefill_groups(requests, rows=8, images=2, window=3) == [[1, 2], [0], [3, 5], [4], [6]]
+    flat = sorted(i for g in prefill_groups(requests, 2, 1, 4) for i in g)
+    assert flat == list(range(len(requests)))
