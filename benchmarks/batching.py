@@ -115,7 +115,9 @@ def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
         compared=len(pairs),
         failed=sum(not r.ok for r in together + one_by_one),
         peak_gib=_peak_gib(),
-        notes=batched.batching_notes + single.batching_notes + _engine_lines(batched, single),
+        notes=batched.batching_notes
+        + single.batching_notes
+        + _engine_lines(batched, single, (batched_s, single_s)),
         answers=[(r.text, r.usage.completion_tokens) for r in one_by_one],
     )
 
@@ -235,13 +237,18 @@ def report(timings: list[Timing], bound: tuple[float, float] | None, args: Any) 
     return good
 
 
-def _engine_lines(batched: HFBackend, single: HFBackend) -> list[str]:
-    """Each slots engine's split of its time: prefill vs decode steps, and slot occupancy."""
+def _engine_lines(batched: HFBackend, single: HFBackend, walls: tuple[float, float]) -> list[str]:
+    """Each slots engine's split of its wall time: prefill and decode steps on the device,
+    the device idle waiting for inputs (image processing that was not hidden), and the rest
+    (Python between steps, shifts and growth of the cache, answers handed back)."""
     lines = []
-    for label, backend in (("batched", batched), ("one at a time", single)):
+    for label, backend, wall in zip(
+        ("batched", "one at a time"), (batched, single), walls, strict=True
+    ):
         stats = backend.engine_stats
         if stats is None or stats.steps == 0:
             continue
+        other = wall - stats.prefill_s - stats.step_s - stats.input_wait_s
         lines.append(
             f"{label}: {stats.prefills} prefills {stats.prefill_s:.2f} s "
             f"({stats.prefill_s / max(stats.prefills, 1) * 1000:.1f} ms each), {stats.steps} "
@@ -249,7 +256,18 @@ def _engine_lines(batched: HFBackend, single: HFBackend) -> list[str]:
             f"each, {stats.busy_slots / stats.steps:.1f} slots busy), {stats.shifts} shifts, "
             f"{stats.grows} cache sizes"
         )
+        lines.append(
+            f"{label}: wall {wall:.2f} s = prefill {_share(stats.prefill_s, wall)} + decode "
+            f"{_share(stats.step_s, wall)} + waiting for inputs "
+            f"{_share(stats.input_wait_s, wall)} + other {_share(other, wall)}; image "
+            f"processing and tokenising took {stats.encode_s:.2f} s of worker-thread time, "
+            f"{max(stats.encode_s - stats.input_wait_s, 0.0):.2f} s of it hidden behind the device"
+        )
     return lines
+
+
+def _share(seconds: float, wall: float) -> str:
+    return f"{seconds:.2f} s ({seconds / wall:.0%})"
 
 
 def _numel(shape: list[int]) -> int:

@@ -3,7 +3,7 @@
 Batch size must change neither the cache keys nor, where it can be helped, the answers (a run
 resumed with another batch size reuses its cache). Decoding is greedy. Two engines answer:
 
-- `slots` (default, `hf_decode`): each request prefilled alone, all running requests decoded
+- `slots` (default, `hf_decode`): requests prefilled in groups of similar size, all running requests decoded
   together in fixed slots, a finished request's slot refilled at once; on a GPU each decode
   step is a replayed CUDA graph. With `batch_invariant: true` every answer is the same whatever
   the batch, in any dtype (`batch_invariant`).
@@ -11,9 +11,10 @@ resumed with another batch size reuses its cache). Decoding is greedy. Two engin
   output cut at its own token limit. The reference, and the engine for families whose cache
   the slots cannot hold (sliding-window layers).
 
-Requests are encoded by worker threads running ahead of the device. The slots engine takes
-them in request order as slots free up; the generate engine sorts them by prompt length inside
-a window of several batches. `generate` returns answers in request order, and
+Requests are encoded by worker threads running ahead of the device (`hf_prefetch`). The slots
+engine takes them in groups of similar size (`hf_groups`) as slots free up and each group is
+encoded, decoding meanwhile; the generate engine sorts them by prompt length inside a window of
+several batches. `generate` returns answers in request order, and
 `generate_batches` hands each group back with its indices as soon as it is done (the runner
 commits it before more are answered).
 """

@@ -4,8 +4,10 @@
 one stops and pays Python overhead for each of its steps; on a GPU that overhead, not the
 weights, sets the speed. This engine instead:
 
-- prefills each request alone (no padding; the same computation whatever the batch), from the
-  processor output the encoder already made (images are processed once);
+- prefills each group of requests the encoder made together (one request alone in
+  batch-invariant mode: the same computation whatever the batch) from the processor output it
+  already made (images are processed once), as soon as the group is encoded: until then it
+  decodes the requests it holds;
 - decodes all running requests together, one token each per step, in a `SlotCache` of fixed
   shape: a finished request's slot takes the next request at once (continuous batching);
 - on CUDA, replays each decode step as a captured CUDA graph (one launch instead of hundreds),
@@ -192,7 +194,14 @@ class DecodeEngine:
             raise EngineUnsupported("two requests gave caches of different shapes")
         if cache is not None and self._placement(cache, running, job) is not None:
             return cache
-        need = 2 * (job.prompt_tokens + job.max_new_tokens + self._future(running, job))
+        # every decode step reads all the columns (the slots' keys and values outweigh the
+        # weights at batch 32), so the cache is as narrow as what it must hold, plus slack
+        used = (
+            0
+            if cache is None
+            else cache.column - min((r.start for r in running.values()), default=cache.column)
+        )
+        need = max(job.prompt_tokens, used) + self._future(running, job) + 2 * _SHIFT_SLACK
         self.graph = None
         self.stats.grows += 1
         if cache is None:
