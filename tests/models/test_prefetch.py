@@ -13,7 +13,7 @@ import pytest
 
 from tests.models.helpers import backend, mixed_requests
 from vlmscope.messages import ImagePart, Request, Response, Status, user_request
-from vlmscope.models import hf, hf_inputs
+from vlmscope.models import hf, hf_decode, hf_inputs
 from vlmscope.models.hf import HFBackend
 from vlmscope.models.hf_decode import Done, Job
 from vlmscope.models.hf_groups import prefill_groups
@@ -142,3 +142,31 @@ def test_prefill_groups_sort_by_size_within_windows_and_respect_both_budgets() -
     assert prefill_groups(requests, rows=8, images=2, window=3) == [[1, 2], [0], [3, 5], [4], [6]]
     flat = sorted(i for g in prefill_groups(requests, 2, 1, 4) for i in g)
     assert flat == list(range(len(requests)))
+
+
+def test_capturing_the_step_when_the_cache_grows_leaves_running_requests_intact(
+    tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a GPU the cache grows (and the decode step is captured again) while requests run;
+    the capture's warm-up steps must not disturb them. Here the warm-up runs eagerly on the
+    CPU and then the capture fails, as it would without CUDA."""
+    requests = [  # prompts from ~20 to ~1,000 tokens: the cache grows several times
+        user_request(*mixed_requests(4)[i % 4].images, f"Question {i}:" + " red blue" * 40 * i)
+        for i in range(10)
+    ]
+    reference = encoding(tiny_dirs["llava"], 1, workers=0).generate(requests)
+    slots = encoding(tiny_dirs["llava"], 4, workers=0)
+    slots.config = slots.config.model_copy(update={"prefill_batch": 1})
+
+    def record(self: Any, cache: Any) -> Any:
+        for _ in range(2):
+            self._step(cache)
+        raise RuntimeError("no CUDA here")
+
+    monkeypatch.setattr(hf_decode.DecodeEngine, "_wants_graph", lambda self: True)
+    monkeypatch.setattr(hf_decode.DecodeEngine, "_record", record)
+    got = slots.generate(requests)
+    stats = slots.engine_stats
+    assert stats is not None and stats.grows >= 3  # grown while requests were running
+    assert any("CUDA graph capture failed (no CUDA here)" in n for n in slots.batching_notes)
+    assert answers(got) == answers(reference)

@@ -209,7 +209,7 @@ class DecodeEngine:
         else:
             cache.grow(_round_up(max(need, cache.capacity * 3 // 2), 256))
         self.cache = cache
-        if self.device.type == "cuda" and self.settings.graphs and not self.settings.invariant:
+        if self._wants_graph():
             self._capture(cache)
         return cache
 
@@ -291,25 +291,39 @@ class DecodeEngine:
         cache.write_at.add_(1)
 
     def _capture(self, cache: SlotCache) -> None:
-        """Capture `_step` as a CUDA graph on the empty cache; on failure steps stay eager."""
+        """Capture `_step` as a CUDA graph; on failure steps stay eager. The cache may hold
+        running sequences (it grew): the warm-up steps write only columns right of the write
+        column, and the mask, tokens and positions they change are put back."""
         column = cache.column
+        saved = (cache.mask.clone(), self._tokens.clone(), self._positions.clone())
         try:
-            stream = torch.cuda.Stream()
-            stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(stream):
-                for _ in range(2):  # warm-up: kernels chosen, workspaces allocated
-                    self._step(cache)
-            torch.cuda.current_stream().wait_stream(stream)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                self._step(cache)
-            self.graph = graph
+            self.graph = self._record(cache)
         except Exception as err:
             self.graph = None
             self.graph_note = f"decode steps run eagerly: CUDA graph capture failed ({err})"[:300]
-        cache.mask.zero_()
-        cache.write_at.fill_(column)
-        self._positions.zero_()
+        finally:
+            for tensor, before in zip(
+                (cache.mask, self._tokens, self._positions), saved, strict=True
+            ):
+                tensor.copy_(before)
+            cache.write_at.fill_(column)
+
+    def _record(self, cache: SlotCache) -> Any:
+        """Warm-up steps on a side stream (kernels chosen, workspaces allocated), then one
+        step recorded into a CUDA graph."""
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            for _ in range(2):
+                self._step(cache)
+        torch.cuda.current_stream().wait_stream(stream)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            self._step(cache)
+        return graph
+
+    def _wants_graph(self) -> bool:
+        return self.device.type == "cuda" and self.settings.graphs and not self.settings.invariant
 
     def _done(self, tokens: list[int], job: Job) -> bool:
         return tokens[-1] in self.stop_ids or len(tokens) >= job.max_new_tokens
