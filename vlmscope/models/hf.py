@@ -4,8 +4,8 @@ Batch size must change neither the cache keys nor, where it can be helped, the a
 resumed with another batch size reuses its cache). Decoding is greedy. Two engines answer:
 
 - `slots` (default, `hf_decode`): requests prefilled in groups of similar size, all running
-  requests decoded together in fixed slots, a finished request's slot refilled at once; on a GPU each decode
-  step is a replayed CUDA graph. With `batch_invariant: true` every answer is the same whatever
+  requests decoded together in fixed slots, a finished request's slot refilled at once; on a
+  GPU each decode step is a replayed CUDA graph. With `batch_invariant: true` every answer is the same whatever
   the batch, in any dtype (`batch_invariant`).
 - `generate` (`hf_reference`): transformers' `generate` on left-padded batches, each request's
   output cut at its own token limit. The reference, and the engine for families whose cache
