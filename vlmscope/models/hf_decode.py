@@ -318,7 +318,9 @@ class DecodeEngine:
                 self._step(cache)
         torch.cuda.current_stream().wait_stream(stream)
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
+        # thread-local: encoding threads pin host memory meanwhile, which a global capture
+        # would forbid them (and their requests would fail)
+        with torch.cuda.graph(graph, capture_error_mode="thread_local"):
             self._step(cache)
         return graph
 

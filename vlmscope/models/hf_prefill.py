@@ -10,6 +10,7 @@ fewer positions than tokens), which the model leaves in `rope_deltas`.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,7 +90,9 @@ def pinned(inputs: Any) -> Any:
         return inputs
     for name, value in list(inputs.items()):
         if isinstance(value, torch.Tensor) and value.device.type == "cpu":
-            inputs[name] = value.pin_memory()
+            # no page-locked memory left: the copy then waits for the host, no harm
+            with contextlib.suppress(RuntimeError):
+                inputs[name] = value.pin_memory()
     return inputs
 
 
