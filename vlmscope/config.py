@@ -224,6 +224,12 @@ class _LocalDecoding(_Strict):
         description="slots engine: at most this many images in one prefill group (bounds the "
         "vision tower's memory; a request with more goes alone)",
     )
+    prefill_tokens: int = Field(
+        default=65536,
+        gt=0,
+        description="slots engine: at most this many padded prompt positions (rows x longest) "
+        "in one prefill group; a group over it is encoded again in halves",
+    )
 
     @model_validator(mode="after")
     def _invariance_needs_slots(self) -> _LocalDecoding:

@@ -170,3 +170,29 @@ def test_capturing_the_step_when_the_cache_grows_leaves_running_requests_intact(
     assert stats is not None and stats.grows >= 3  # grown while requests were running
     assert any("CUDA graph capture failed (no CUDA here)" in n for n in slots.batching_notes)
     assert answers(got) == answers(reference)
+
+
+def test_a_group_over_the_token_budget_is_encoded_again_in_halves(
+    tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    requests = mixed_requests(12)
+    reference = encoding(tiny_dirs["llava"], 1, workers=0).generate(requests)
+    shapes: list[tuple[int, int]] = []  # (rows, width) of each prefill pass
+    real = hf_decode.prefill
+
+    def prefill(model: Any, jobs: list[Job]) -> Any:
+        shapes.append(tuple(jobs[0].inputs["attention_mask"].shape))
+        return real(model, jobs)
+
+    monkeypatch.setattr(hf_decode, "prefill", prefill)
+    roomy = encoding(tiny_dirs["llava"], 8, workers=2)
+    assert answers(roomy.generate(requests)) == answers(reference)
+    widest = max(rows * width for rows, width in shapes)
+    assert max(rows for rows, _ in shapes) > 2 and widest > 150
+    roomy_passes, shapes[:] = len(shapes), []
+    tight = encoding(tiny_dirs["llava"], 8, workers=2)
+    tight.config = tight.config.model_copy(update={"prefill_tokens": 150})
+    assert answers(tight.generate(requests)) == answers(reference)
+    assert all(rows * width <= 150 or rows == 1 for rows, width in shapes), shapes
+    assert sum(rows for rows, _ in shapes) == len(requests)  # each request prefilled once
+    assert len(shapes) > roomy_passes

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from vlmscope.config import HFModelConfig, set_options
@@ -41,7 +42,7 @@ from vlmscope.models.hf_decode import (
 )
 from vlmscope.models.hf_fallback import BatchLessons
 from vlmscope.models.hf_generation import decodes_greedily, finish
-from vlmscope.models.hf_groups import prefill_groups
+from vlmscope.models.hf_groups import prefill_groups, within_tokens
 from vlmscope.models.hf_inputs import Prepared, is_overflow, overflow_note
 from vlmscope.models.hf_load import Loaded, load, resolved_path
 from vlmscope.models.hf_prefetch import Prefetch
@@ -50,7 +51,9 @@ from vlmscope.models.in_order import InOrderSink
 
 BatchCallback = Callable[[Sequence[int], Sequence[Response]], None]
 # options that never change an answer
-_SPEED_ONLY = frozenset({"engine", "prefill_batch", "prefill_images", "cuda_graphs"})
+_SPEED_ONLY = frozenset(
+    {"engine", "prefill_batch", "prefill_images", "prefill_tokens", "cuda_graphs"}
+)
 
 
 class HFBackend(SyncBackend):
@@ -158,7 +161,7 @@ class HFBackend(SyncBackend):
             workers = min(8, os.cpu_count() or 1)
         mean = max(1, len(requests) // max(len(groups), 1))
         return Prefetch(
-            loaded.encoder.prepare_group,
+            partial(within_tokens, loaded.encoder.prepare_group, tokens=self.config.prefill_tokens),
             [[(i, requests[i], self._limit(requests[i])) for i in group] for group in groups],
             workers=workers,
             ahead=max(2, (2 * self.config.batch_size) // mean) + workers,
