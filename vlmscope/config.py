@@ -219,10 +219,12 @@ class _LocalDecoding(_Strict):
         "similar sizes grouped (default: batch_size; 1 with batch_invariant)",
     )
     prefill_images: int = Field(
-        default=24,
+        default=8,
         gt=0,
-        description="slots engine: at most this many images in one prefill group (bounds the "
-        "vision tower's memory; a request with more goes alone)",
+        description="slots engine: at most this many images in one prefill group: a group is "
+        "encoded on one thread, so small groups spread image processing over the threads and "
+        "the first reaches the device early (and the vision tower's memory is bounded); "
+        "a request with more images goes alone",
     )
     prefill_tokens: int = Field(
         default=65536,

@@ -133,8 +133,9 @@ def test_prefill_groups_sort_by_size_within_windows_and_respect_both_budgets() -
         for count, length in [(3, 5), (0, 9), (1, 2), (0, 1), (3, 1), (2, 7), (0, 4)]
     ]
     assert prefill_groups(requests, rows=3, images=4, window=7) == [
-        [3, 6, 1],  # no images, shortest text first
-        [2, 5],  # 1 + 2 images; a 3-image request would make 6 > 4
+        [3],  # the very first group: a quarter of the rows (at least one)
+        [6, 1, 2],  # no images, shortest text first, then 1 image
+        [5],  # 2 images; with the next 3 they would be 5 > 4
         [4],
         [0],
     ]

@@ -3,7 +3,8 @@
 A prefill pass pads every row to its longest prompt, so rows of similar size go together:
 inside a window of requests (answers are handed back by index, so their order is free), the
 requests are sorted by image count, then text length, and cut into groups of at most `rows`
-requests and `images` images. The image budget bounds the vision tower's memory in one pass
+requests and `images` images (the very first group a quarter of the rows, so the device starts
+early). The image budget bounds the vision tower's memory in one pass
 (a SmolVLM image is up to 17 tiles) before any image is processed; a request with more images
 than the budget goes alone. Once encoded, a group whose padded prompts (rows x longest) pass a
 token budget is encoded again in halves (`within_tokens`): that bounds the prefill's memory when
@@ -35,7 +36,9 @@ def prefill_groups(
         held = 0  # images in `group`
         for index in ordered:
             count = len(requests[index].images)
-            if group and (len(group) >= rows or held + count > images):
+            # the device idles until the very first group is encoded: a quarter of the rows
+            limit = rows if groups else max(1, rows // 4)
+            if group and (len(group) >= limit or held + count > images):
                 groups.append(group)
                 group, held = [], 0
             group.append(index)
