@@ -22,13 +22,12 @@ commits it before more are answered).
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
 from vlmscope.config import HFModelConfig, set_options
-from vlmscope.messages import Request, Response, Status, Usage, effective_max_new_tokens
+from vlmscope.messages import Request, Response, Usage, effective_max_new_tokens
 from vlmscope.models.base import ProgressCallback, SyncBackend
 from vlmscope.models.hf_decode import (
     DecodeEngine,
@@ -43,9 +42,9 @@ from vlmscope.models.hf_decode import (
 from vlmscope.models.hf_fallback import BatchLessons
 from vlmscope.models.hf_generation import decodes_greedily, finish
 from vlmscope.models.hf_groups import prefill_groups, within_tokens
-from vlmscope.models.hf_inputs import Prepared, is_overflow, overflow_note
+from vlmscope.models.hf_inputs import Prepared, answer_failed, is_overflow, overflow_note
 from vlmscope.models.hf_load import Loaded, load, resolved_path
-from vlmscope.models.hf_prefetch import Prefetch
+from vlmscope.models.hf_prefetch import Prefetch, encode_ahead
 from vlmscope.models.hf_reference import generate_tokens
 from vlmscope.models.in_order import InOrderSink
 
@@ -152,22 +151,15 @@ class HFBackend(SyncBackend):
     def _encoded(
         self, loaded: Loaded, requests: Sequence[Request], groups: list[list[int]] | None = None
     ) -> Prefetch:
-        """The requests encoded by worker threads running ahead of the device (`hf_prefetch`),
-        each of `groups` (default: each request alone, in order) in one processor call; pinned
-        for the copy when the model is on a GPU."""
-        groups = groups if groups is not None else [[i] for i in range(len(requests))]
-        workers = self.encode_workers
-        if workers is None:
-            workers = min(8, os.cpu_count() or 1)
-        mean = max(1, len(requests) // max(len(groups), 1))
-        return Prefetch(
-            partial(within_tokens, loaded.encoder.prepare_group, tokens=self.config.prefill_tokens),
-            [[(i, requests[i], self._limit(requests[i])) for i in group] for group in groups],
-            workers=workers,
-            ahead=max(2, (2 * self.config.batch_size) // mean) + workers,
-            pin=getattr(loaded.model, "device", None) is not None
-            and loaded.model.device.type == "cuda",
+        """The requests encoded ahead of the device (`hf_prefetch`), each of `groups` (default:
+        each request alone, in order) in one processor call, within the token budget."""
+        encode = partial(
+            within_tokens, loaded.encoder.prepare_group, tokens=self.config.prefill_tokens
         )
+        return encode_ahead(
+            encode, requests, groups, self._limit, workers=self.encode_workers,
+            batch_size=self.config.batch_size, pin=loaded.model.device.type == "cuda",
+        )  # fmt: skip
 
     def _limit(self, request: Request) -> int:
         return effective_max_new_tokens(request.params.max_new_tokens, self.config.max_new_tokens)
@@ -289,7 +281,9 @@ class HFBackend(SyncBackend):
                 unanswered = failure.unanswered
                 if engine.settings.slots == 1:  # the request itself fails, alone
                     first, unanswered = unanswered[0], unanswered[1:]
-                    on_batch([first.key], [_failure(outstanding.pop(first.key), failure.error)])
+                    on_batch(
+                        [first.key], [answer_failed(outstanding.pop(first.key), failure.error)]
+                    )
                 else:
                     self._fallback.learn_decode_failure(engine.settings.slots, failure.error)
                 pending = itertools.chain(unanswered, pending)
@@ -360,7 +354,7 @@ class HFBackend(SyncBackend):
         failure."""
         keep = len(item.images)
         if not is_overflow(err) or keep == 0:
-            return _failure(item, err)
+            return answer_failed(item, err)
         history = tuple(n for n in item.notes if n.startswith("context overflow"))
         return loaded.encoder.prepare(
             item.request,
@@ -402,15 +396,3 @@ def _response(loaded: Loaded, item: Prepared, tokens: list[int], seconds: float)
         attempts=item.attempts,
     )
     return finish(answer, item.prompt, loaded.decoding)
-
-
-def _failure(item: Prepared, err: Exception) -> Response:
-    images = len(item.images)
-    status = Status.CONTEXT_OVERFLOW if is_overflow(err) and images == 0 else Status.REQUEST_FAILED
-    return Response(
-        text="",
-        status=status,
-        error=f"{type(err).__name__}: {err}",
-        image_notes=tuple(item.notes),
-        attempts=item.attempts,
-    )

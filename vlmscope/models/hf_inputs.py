@@ -238,3 +238,17 @@ def _failure(
     return Response(
         text="", status=status, error=error, image_notes=tuple(notes), attempts=attempts
     )
+
+
+def answer_failed(item: Prepared, err: Exception) -> Response:
+    """The answer of a prepared request that failed on the device: a context overflow only
+    when no image is left to drop."""
+    images = len(item.images)
+    status = Status.CONTEXT_OVERFLOW if is_overflow(err) and images == 0 else Status.REQUEST_FAILED
+    return Response(
+        text="",
+        status=status,
+        error=f"{type(err).__name__}: {err}",
+        image_notes=tuple(item.notes),
+        attempts=item.attempts,
+    )

@@ -13,6 +13,7 @@ request, and a request that still raises is answered with a failure that names i
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -26,6 +27,30 @@ from vlmscope.models.hf_prefill import pinned
 Item = Prepared | Response
 Encode = Callable[[list[tuple[Request, int]]], list[Item]]
 Group = list[tuple[int, Request, int]]  # (index, request, token limit)
+
+
+def encode_ahead(
+    encode: Encode,
+    requests: Sequence[Request],
+    groups: list[list[int]] | None,
+    limit: Callable[[Request], int],
+    *,
+    workers: int | None,
+    batch_size: int,
+    pin: bool,
+) -> Prefetch:
+    """`requests` encoded in `groups` (default: each alone, in order) by `workers` threads (None:
+    up to 8), about two batches ahead; `limit` gives a request's token limit."""
+    groups = groups if groups is not None else [[i] for i in range(len(requests))]
+    workers = min(8, os.cpu_count() or 1) if workers is None else workers
+    mean = max(1, len(requests) // max(len(groups), 1))  # requests per group
+    return Prefetch(
+        encode,
+        [[(i, requests[i], limit(requests[i])) for i in group] for group in groups],
+        workers=workers,
+        ahead=max(2, (2 * batch_size) // mean) + workers,
+        pin=pin,
+    )
 
 
 class Prefetch:
