@@ -81,8 +81,9 @@ if ! "$py" -c 'import sys, torch, torchvision; sys.exit(tuple(map(int, torch.__v
   2>/dev/null; then
   install_step "$py" -m pip install -q torch==2.14.1 torchvision==0.29.1
 fi
-# setuptools and wheel: the build backend, so tests/packaging can build the wheel offline
-install_step "$py" -m pip install -q -e ".[dev]" "setuptools>=68" wheel
+# setuptools and wheel: the build backend, so tests/packaging can build the wheel offline;
+# the bench extra (UMAP, HDBSCAN, MinHash: about 80 MB of wheels) so the tests cover build-bench
+install_step "$py" -m pip install -q -e ".[dev,bench]" "setuptools>=68" wheel
 
 if [ -n "$dry_run" ]; then
   echo "dry run: .venv is ready ($("$py" --version 2>&1) from $(

@@ -79,7 +79,7 @@ def test_makes_dot_venv_with_the_first_python3_and_installs_with_its_pip(tmp_pat
     assert "+ /usr/bin/python3 -m venv .venv" in done.stderr
     pip = "+ (dry run, skipped) .venv/bin/python -m pip install -q"
     assert f"{pip} torch==2.14.1 torchvision==0.29.1\n" in done.stderr
-    assert f"{pip} -e .\\[dev\\]" in done.stderr
+    assert f"{pip} -e .\\[dev\\,bench\\]" in done.stderr
     assert "python3 -m pip" not in done.stderr
     assert "next: . .venv/bin/activate" in done.stdout
 
