@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, get_args
 
@@ -52,13 +53,19 @@ def ensure_tiny_model(path: str | os.PathLike[str], arch: TinyArch, *, seed: int
     each builds into its own temporary directory beside the target and renames it into place;
     rename is atomic, the first one wins and the others throw their copy away.
     """
+    return build_in_place(path, lambda staging: build_tiny_model(staging, arch, seed=seed))
+
+
+def build_in_place(path: str | os.PathLike[str], build: Callable[[Path], object]) -> Path:
+    """`build(staging)` writes a model directory; it lands at `path` whole, or not at all
+    (a directory with a `config.json` already there is kept): see `ensure_tiny_model`."""
     target = Path(path)
     if (target / "config.json").is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
-        build_tiny_model(staging, arch, seed=seed)
+        build(staging)
         try:
             os.rename(staging, target)
         except OSError:
