@@ -89,5 +89,7 @@ def test_the_check_reads_the_table() -> None:
         "visionarena.py",
         "visionarena_agreement.py",
         "visionarena_board.py",
+        "visionarena_bench.py",
+        "visionarena_bench_output.py",
     }
     assert "simplevqa_features.py" in doc["simplevqa"]["builder"]
