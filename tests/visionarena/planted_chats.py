@@ -113,11 +113,12 @@ def write_planted(folder: Path, per_group: int = 40, seed: int = 7) -> Planted:
             group_of[cid] = group
             originals.append((cid, text, image))
     duplicate_of: dict[str, tuple[str, str]] = {}
-    for n, (cid, text, image) in enumerate(rng.sample(originals, 6)):
+    copied = rng.sample(originals, 12)  # six get an exact copy, six others a near one
+    for n, (cid, text, image) in enumerate(copied[:6]):
         copy = f"exact-{n}"
         records.append(_record(copy, f"  {text} ", [_encode(image)], stamp=len(records)))
         duplicate_of[copy] = ("exact_duplicate", cid)
-    for n, (cid, text, image) in enumerate(rng.sample(originals, 6)):
+    for n, (cid, text, image) in enumerate(copied[6:]):
         copy = f"near-{n}"
         retyped = text.upper().replace(" ", "  ", 1) + "?"
         smaller = image.resize((58, 58))

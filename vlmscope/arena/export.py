@@ -13,7 +13,7 @@ an `images` folder that is a symbolic link is refused (`vlmscope.owned_files`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,34 +36,48 @@ def image_name(sha256: str, kind: str) -> str:
 
 def export_jsonl(store: VoteStore, folder: str | Path) -> Path:
     """Write the JSON-lines layout into `folder`; returns the battles file."""
+    return write_jsonl_layout(store, folder, (vote.record for vote in store.votes()), JSONL_NAME)
+
+
+def write_jsonl_layout(
+    store: VoteStore, folder: str | Path, records: Iterable[dict[str, Any]], name: str
+) -> Path:
+    """`records` (their `images` the store's hashes) as the JSON-lines file `name` in
+    `folder`, each image written once to `images/`; returns the file."""
     folder = Path(folder)
     images = folder / "images"
     refuse_linked_folder(images)  # images go into the export folder, not where a link points
     images.mkdir(parents=True, exist_ok=True)
     lines = []
-    for vote in store.votes():
+    for record in records:
         names = []
-        for sha in vote.record["images"]:
-            name = image_name(sha, store.image_format(sha))
-            if not (images / name).exists():  # an image is read only to write its file once
-                write_bytes_atomic(images / name, store.image(sha)[1])
-            names.append(name)
-        lines.append(json.dumps({**vote.record, "images": names}, ensure_ascii=False))
-    target = folder / JSONL_NAME
+        for sha in record["images"]:
+            file = image_name(sha, store.image_format(sha))
+            if not (images / file).exists():  # an image is read only to write its file once
+                write_bytes_atomic(images / file, store.image(sha)[1])
+            names.append(file)
+        lines.append(json.dumps({**record, "images": names}, ensure_ascii=False))
+    target = folder / name
     write_bytes_atomic(target, ("\n".join(lines) + "\n" if lines else "").encode("utf-8"))
     return target
 
 
-def battle_table(store: VoteStore, votes: Sequence[StoredVote]) -> pa.Table:
-    """Votes as a table with the images embedded ({bytes, path} per image, as `datasets`
-    writes an `Image` column)."""
+def embedded(store: VoteStore, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`records` with their images embedded ({bytes, path} per image, as `datasets` writes an
+    `Image` column)."""
     rows: list[dict[str, Any]] = []
-    for vote in votes:
-        embedded = []
-        for sha in vote.record["images"]:
+    for record in records:
+        images = []
+        for sha in record["images"]:
             kind, data = store.image(sha)
-            embedded.append({"bytes": data, "path": image_name(sha, kind)})
-        rows.append({**vote.record, "images": embedded})
+            images.append({"bytes": data, "path": image_name(sha, kind)})
+        rows.append({**record, "images": images})
+    return rows
+
+
+def battle_table(store: VoteStore, votes: Sequence[StoredVote]) -> pa.Table:
+    """Votes as a table with the images embedded."""
+    rows = embedded(store, (vote.record for vote in votes))
     image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
     fields = [

@@ -14,7 +14,9 @@ DESCRIPTION = """\
 The live arena's votes (the Space's Arena tab, enabled by VLMSCOPE_ARENA_CONFIG):
 
   export  write the votes as a VisionArena-Battle folder (JSON lines and an image folder, or the
-          Hub parquet layout); `vlmscope visionarena leaderboard OUT` rates it
+          Hub parquet layout); `vlmscope visionarena leaderboard OUT` rates it. With
+          --dataset chat: the conversations as a VisionArena-Chat folder (each vote two rows,
+          one per side), which `vlmscope visionarena build-bench OUT` curates into a bench
   push    upload the full batches of votes not yet on the config's store.hub_repo, each once
 """
 
@@ -36,6 +38,13 @@ def add_subparser(subparsers: Any) -> None:
         default="jsonl",
         help="battles.jsonl + images/ (default), or the Hub parquet layout with images inside",
     )
+    export.add_argument(
+        "--dataset",
+        choices=("battle", "chat"),
+        default="battle",
+        help="the votes as VisionArena-Battle rows (default), or the conversations as "
+        "VisionArena-Chat rows, one per side",
+    )
     export.set_defaults(func=handle_arena)
     push = commands.add_parser("push", help="push full batches of votes to the Hub repo")
     push.add_argument("config", type=Path, metavar="CONFIG", help="the arena's YAML config")
@@ -43,6 +52,7 @@ def add_subparser(subparsers: Any) -> None:
 
 
 def handle_arena(args: argparse.Namespace) -> int:
+    from vlmscope.arena.chat_export import export_chat_jsonl, export_chat_parquet
     from vlmscope.arena.config import load_arena_config
     from vlmscope.arena.export import export_jsonl, export_parquet
     from vlmscope.arena.hub_push import hub_upload, push_full_batches
@@ -60,7 +70,11 @@ def handle_arena(args: argparse.Namespace) -> int:
     try:
         if args.arena_command == "export":
             writer = export_jsonl if args.format == "jsonl" else export_parquet
-            print(f"wrote {store.vote_count()} votes to {writer(store, args.out)}")
+            if args.dataset == "chat":
+                writer = export_chat_jsonl if args.format == "jsonl" else export_chat_parquet
+            votes = f"{store.vote_count()} votes"
+            what = f"the conversations of {votes}" if args.dataset == "chat" else votes
+            print(f"wrote {what} to {writer(store, args.out)}")
             return 0
         assert config.store.hub_repo is not None
         pushed = push_full_batches(

@@ -16,7 +16,10 @@ NOT for evaluation. The same --seed gives the same files. Every family loads wit
 AutoProcessor + AutoModelForImageTextToText and has its own chat template (llava_thinking:
 a thinking model's, honouring enable_thinking); all but llava, llava_thinking,
 idefics3 and gemma3 need torchvision (their processors own a video processor).
+--arch clip builds a tiny CLIP instead (AutoModel + AutoProcessor), the offline stand-in for
+the embedding model of `vlmscope visionarena build-bench` and `topics`.
 """
+CLIP = "clip"
 
 
 def add_subparser(subparsers: Any) -> None:
@@ -26,7 +29,7 @@ def add_subparser(subparsers: Any) -> None:
         description=DESCRIPTION,
     )
     parser.add_argument("dir", type=Path, help="directory to create (must not exist)")
-    parser.add_argument("--arch", required=True, choices=TINY_ARCHS, help="model family")
+    parser.add_argument("--arch", required=True, choices=(*TINY_ARCHS, CLIP), help="model family")
     parser.add_argument("--seed", type=int, default=0, help="weight initialisation seed")
     parser.set_defaults(func=handle)
 
@@ -39,6 +42,12 @@ def handle(args: argparse.Namespace) -> int:
         return 1
     if args.dir.exists():
         args.dir.rmdir()  # empty: the atomic rename puts a complete directory in its place
+    if args.arch == CLIP:
+        from vlmscope.models.tiny_clip import ensure_tiny_clip
+
+        path = ensure_tiny_clip(args.dir, seed=args.seed)
+        print(f"clip model (random weights, seed {args.seed}) written to {path}")
+        return 0
     try:
         path = ensure_tiny_model(args.dir, args.arch, seed=args.seed)
     except ImportError as err:

@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING, Any
 from vlmscope.atomic_files import write_bytes_atomic, write_text_atomic
 from vlmscope.cli.classify_inputs import PromptRow, check_references, read_prompt_rows
 from vlmscope.cli.failure import fail
+from vlmscope.cli.judge_config import read_judge_config
 from vlmscope.cli.visionarena_agreement import add_agreement_parser
+from vlmscope.cli.visionarena_bench import add_bench_parsers
 from vlmscope.cli.visionarena_board import add_leaderboard_parser
 
 if TYPE_CHECKING:
-    from vlmscope.config import ModelConfig
     from vlmscope.judges.call_log import Call
     from vlmscope.judges.classify import ClassifierPrompt, ClassifierScores, Decision
     from vlmscope.judges.client import Judge
@@ -56,6 +57,9 @@ VisionArena (Chou et al., 2024).
                which made the released labels (default), or the paper's (Sec. 4.3, App. 12)
   agreement    how far two leaderboards agree, e.g. the bench board against the battles
                board (Table 4)
+  build-bench  curate a VisionArena-Bench from chat logs: single-turn, deduplicated, CLIP,
+               UMAP, HDBSCAN, uniform across clusters (Sec. 6)
+  topics       the topic clusters of conversations, for the Space's Topics page (Sec. 3)
 """
 
 CLASSIFY_EPILOG = """\
@@ -105,10 +109,11 @@ example:
 
 
 def add_subparser(subparsers: Any) -> None:
-    """Add ``visionarena`` with ``classify``, ``leaderboard`` and ``agreement``."""
+    """Add ``visionarena`` with ``classify``, ``leaderboard``, ``agreement``, ``build-bench``
+    and ``topics``."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "visionarena",
-        help="VisionArena: the battle leaderboard, the category classifiers",
+        help="VisionArena: the battle leaderboard, the category classifiers, bench curation",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -153,6 +158,7 @@ def add_subparser(subparsers: Any) -> None:
     classify.set_defaults(func=handle_classify)
     add_leaderboard_parser(commands)
     add_agreement_parser(commands)
+    add_bench_parsers(commands)
 
 
 def handle_classify(args: argparse.Namespace) -> int:
@@ -231,26 +237,6 @@ def classify_ledger(calls: Sequence[Call]) -> dict[str, Any]:
 
     found = tally(calls, Pricer({})).to_json()
     return {key: value for key, value in found.items() if not key.endswith("_usd")}
-
-
-def read_judge_config(path: Path) -> ModelConfig:
-    """One model config from a YAML file; an error names the file and the field."""
-    from pydantic import TypeAdapter, ValidationError
-
-    from vlmscope.config import ModelConfig
-    from vlmscope.yaml_files import load_yaml
-
-    raw = load_yaml(path)
-    if not isinstance(raw, dict):
-        raise ValueError(f"{path}: expected one model config (a mapping with `backend:`)")
-    try:
-        config: ModelConfig = TypeAdapter(ModelConfig).validate_python(raw)
-    except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
-        )
-        raise ValueError(f"{path}: {problems}") from error
-    return config
 
 
 async def _classify_rows(
