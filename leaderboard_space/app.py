@@ -4,7 +4,7 @@
     VLMSCOPE_RESULTS_REPO=ORG/vlmscope-results python leaderboard_space/app.py
 
 One tab per track found (registered tracks first), each with the page `track_pages.page_for`
-picks. This file only lays out Gradio components; what they show comes from `vlmscope.leaderboard`
+picks, and a Topics tab when the results hold topic maps (`vlmscope visionarena topics`). This file only lays out Gradio components; what they show comes from `vlmscope.leaderboard`
 (pure, unit-tested functions). The app reads the results location once at start and never
 writes to it.
 """
@@ -22,6 +22,7 @@ from compare_page import TAB_ID as COMPARE_TAB  # noqa: E402
 from compare_page import base_url, compare_tab  # noqa: E402
 from judge_sections import cost_section  # noqa: E402
 from sample_page import sample_tab  # noqa: E402
+from topics_page import topics_tab  # noqa: E402
 from track_pages import page_for  # noqa: E402
 from widgets import dom_id, table  # noqa: E402
 
@@ -33,6 +34,7 @@ from vlmscope.leaderboard.overview_cells import overview_cells  # noqa: E402
 from vlmscope.leaderboard.result_store import ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.sample_prompts import prompt_data_dirs  # noqa: E402
+from vlmscope.leaderboard.topics_view import find_topic_sets  # noqa: E402
 from vlmscope.leaderboard.track_info import track_title  # noqa: E402
 from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
 
@@ -100,6 +102,10 @@ def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> g
                     page_for(store, track)(store, track)
                     if note := data_note(store.summaries, track):
                         gr.Markdown(note, elem_id=dom_id(track, "data"))
+            topic_sets, skipped_topics = find_topic_sets(store.location)
+            if topic_sets:
+                with gr.Tab("Topics", id="topics"):
+                    topics_tab(topic_sets, skipped_topics)
             with gr.Tab("Samples", id="samples"):
                 sample_tab(store, prompt_data_dirs(os.environ))
             with gr.Tab("Compare", id=COMPARE_TAB):
