@@ -27,6 +27,8 @@ PROMPT = "visionarena_topic_summary.txt"
 SUMMARY_SETTINGS = JudgeSettings(max_new_tokens=64, temperature=0.0)
 DOC_CHARS = 500
 """Each example prompt is cut to this many characters (arena-hard: 500 tokens)."""
+_AROUND = " *\"'`"
+"""Spaces, markdown bold, quotes and backticks around a label, removed."""
 _LABEL = re.compile(r"^\s*\**\s*topic\s*\**\s*:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -53,7 +55,7 @@ def parse_label(reply: str) -> str | None:
     found = _LABEL.search(reply)
     if found is None:
         return None
-    label = found.group(1).strip().strip("*\"'`").rstrip(".").strip()
+    label = found.group(1).strip(_AROUND).rstrip(".").strip(_AROUND)
     return label or None
 
 
