@@ -4,19 +4,14 @@ source and the votes' dates in its card."""
 
 from __future__ import annotations
 
-import io
 import json
-import random
 from pathlib import Path
 
 import pytest
 
-from tests.arena.records import answered_battle
-from tests.visionarena.planted_chats import GROUPS, StandInEmbedder, drawing
+from tests.arena.chat_votes import arena_config, fill_store
+from tests.visionarena.planted_chats import StandInEmbedder
 from vlmscope.arena.chat_export import export_chat_jsonl, export_chat_parquet
-from vlmscope.arena.config import Limits
-from vlmscope.arena.safety import check_image
-from vlmscope.arena.shape import vote_record
 from vlmscope.arena.vote_store import VoteStore
 from vlmscope.cli import main as vlmscope_main
 from vlmscope.datasets.visionarena_bench_files import write_bench
@@ -25,28 +20,11 @@ from vlmscope.tracks.visionarena.bench_curation import CurationParams, curate
 from vlmscope.tracks.visionarena.rows import read_bench_rows, read_chat_rows
 
 VOTES = 24
-FIRST_VOTE = 1_730_000_000.0
 
 
 @pytest.fixture
 def store(tmp_path: Path) -> VoteStore:
-    """24 votes on answered one-turn battles in English, each with its own drawing, one
-    two-turn battle and one in French."""
-    rng = random.Random(3)
-    store = VoteStore(tmp_path / "votes.sqlite")
-    colours = [colour for colour, _ in GROUPS.values()]
-    for number in range(VOTES + 2):
-        buffer = io.BytesIO()
-        drawing(colours[number % len(colours)], rng).save(buffer, "PNG")
-        image = check_image(buffer.getvalue(), Limits())
-        store.put_images([image])
-        battle = answered_battle(number, (image,))
-        if number == VOTES:
-            battle = battle.asked("and then?", ()).answered_with("more a", "more b")
-        language = "French" if number == VOTES + 1 else "English"
-        store.save_battle(battle)
-        store.record_vote(battle, vote_record(battle, "tie", FIRST_VOTE + number, language))
-    return store
+    return fill_store(tmp_path / "votes.sqlite", VOTES)
 
 
 @pytest.mark.parametrize("layout", ["jsonl", "parquet"])
@@ -96,11 +74,7 @@ def test_a_bench_built_from_the_export_keeps_one_side_and_the_arena_dates(
 
 
 def test_the_command_line_exports_the_conversations(store: VoteStore, tmp_path: Path) -> None:
-    config = tmp_path / "arena.yaml"
-    model = "{backend: openai, name: %s, base_url: 'http://127.0.0.1:1/v1', model: m}"
-    config.write_text(
-        f"contestants: [{model % 'm1'}, {model % 'm2'}]\nstore: {{path: '{store.path}'}}\n"
-    )
+    config = arena_config(tmp_path, store)
     argv = ["arena", "export", str(config), str(tmp_path / "out"), "--dataset", "chat"]
     assert vlmscope_main([*argv, "--format", "parquet"]) == 0
     assert len(read_chat_rows(tmp_path / "out")) == 2 * (VOTES + 2)

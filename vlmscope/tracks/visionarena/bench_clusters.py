@@ -7,7 +7,8 @@ makes it single-threaded), so the same embeddings give the same clusters. Cluste
 by size, largest first, as BERTopic numbers topics; -1 is HDBSCAN's outliers.
 
 Too few points to cluster (fewer than two minimum-size clusters, or than UMAP's dimensions
-allow) is not an error: every point is cluster 0 and `settings["skipped"]` says why. What ran,
+allow), or no cluster found (HDBSCAN calls every point an outlier), is not an error: every
+point is cluster 0 and `settings["skipped"]` says why (the commands print it). What ran,
 with the values actually used (UMAP's neighbours are capped at the points minus one) and the
 library versions, is in `settings`: it goes into the bench's card.
 
@@ -72,6 +73,12 @@ def cluster(embeddings: NDArray[np.float32], params: ClusterParams) -> Clusterin
         core_dist_n_jobs=1,
     )
     raw = np.asarray(model.fit_predict(reduced.astype(np.float64)), dtype=np.int64)
+    if (raw == OUTLIER).all():
+        settings["skipped"] = (
+            f"HDBSCAN found no cluster of at least {params.min_cluster_size} among {n} prompts "
+            "(every one an outlier): every prompt is cluster 0"
+        )
+        raw = np.zeros(n, dtype=np.int64)
     settings["hdbscan"] = {
         "library": f"hdbscan {version('hdbscan')}",
         "min_cluster_size": params.min_cluster_size,
