@@ -63,6 +63,15 @@ def cluster(embeddings: NDArray[np.float32], params: ClusterParams) -> Clusterin
         empty = np.zeros((n, 0), dtype=np.float32)
         return Clustering(np.zeros(n, dtype=np.int64), empty, settings)
     reduced, settings["umap"] = reduce(embeddings, params, params.n_components)
+    labels, settings["hdbscan"], settings["skipped"] = cluster_reduced(reduced, params)
+    return Clustering(labels, reduced, settings)
+
+
+def cluster_reduced(
+    reduced: NDArray[np.float32], params: ClusterParams
+) -> tuple[NDArray[np.int64], dict[str, Any], str | None]:
+    """HDBSCAN's clusters of UMAP's points, numbered by size; its settings; why every point
+    is cluster 0 when HDBSCAN found none (else None)."""
     import hdbscan
 
     model = hdbscan.HDBSCAN(
@@ -73,20 +82,21 @@ def cluster(embeddings: NDArray[np.float32], params: ClusterParams) -> Clusterin
         core_dist_n_jobs=1,
     )
     raw = np.asarray(model.fit_predict(reduced.astype(np.float64)), dtype=np.int64)
+    skipped = None
     if (raw == OUTLIER).all():
-        settings["skipped"] = (
-            f"HDBSCAN found no cluster of at least {params.min_cluster_size} among {n} prompts "
-            "(every one an outlier): every prompt is cluster 0"
+        skipped = (
+            f"HDBSCAN found no cluster of at least {params.min_cluster_size} among "
+            f"{len(raw)} prompts (every one an outlier): every prompt is cluster 0"
         )
-        raw = np.zeros(n, dtype=np.int64)
-    settings["hdbscan"] = {
+        raw = np.zeros(len(raw), dtype=np.int64)
+    settings = {
         "library": f"hdbscan {version('hdbscan')}",
         "min_cluster_size": params.min_cluster_size,
         "min_samples": params.min_samples,
         "metric": "euclidean",
         "cluster_selection_method": params.cluster_selection_method,
     }
-    return Clustering(by_size(raw), reduced, settings)
+    return by_size(raw), settings, skipped
 
 
 def reduce(
