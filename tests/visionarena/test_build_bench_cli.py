@@ -70,6 +70,7 @@ def test_the_shipped_chat_sample_gives_a_small_bench_and_says_why_it_is_one_clus
     ]
     card = (tmp_path / "bench" / "README.md").read_text()
     assert "2024-08-30T06:40:00+00:00 to 2024-08-30T06:42:00+00:00" in card
+    assert "**Not clustered**: 2 prompts, fewer than 10" in card  # --min-cluster-size 5
 
 
 def test_topics_writes_the_cluster_table_and_the_map(

@@ -157,6 +157,7 @@ def _card(folder: Path, curated: Curated, facts: dict[str, Any]) -> None:
         "VisionArena paper (Sec. 6) curated VisionArena-Bench: single-turn, filtered by "
         "language, duplicates dropped, CLIP image and text embeddings averaged, UMAP, HDBSCAN, "
         "uniform sampling across clusters.",
+        *_skipped(curated),
         "",
         "Rows: `question_id` (the source conversation), `turns`, `images`, `category` (empty), "
         "`cluster`. The cluster table is `curation/clusters.jsonl`, every conversation's "
@@ -175,6 +176,11 @@ def _card(folder: Path, curated: Curated, facts: dict[str, Any]) -> None:
     DatasetCard(f"---\n{card_data.to_yaml()}\n---\n\n" + "\n".join(lines)).save(
         str(folder / "README.md")
     )
+
+
+def _skipped(curated: Curated) -> list[str]:
+    reason = curated.clustering.settings.get("skipped")
+    return ["", f"**Not clustered**: {reason}."] if reason else []
 
 
 def _json_file(path: Path, value: Any) -> None:

@@ -111,9 +111,26 @@ def build_tiny_model(
     return sum(p.numel() for p in model.parameters())
 
 
+def train_bpe(corpus: list[str], special: list[str], vocab_size: int) -> Any:
+    """A byte-level BPE `tokenizers.Tokenizer` trained on `corpus`: any text encodes, and each
+    of `special` is one id, in order from 0."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=special,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tokenizer.train_from_iterator(corpus, trainer=trainer)
+    return tokenizer
+
+
 def _train_tokenizer(family: TinyFamily) -> Any:
     """Byte-level BPE (any text encodes) where every special token is one id."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
     named = family.named_tokens
@@ -122,16 +139,7 @@ def _train_tokenizer(family: TinyFamily) -> Any:
         f"What is the colour of object {i}? It is red, green, blue or gray. Answer: {i % 7}"
         for i in range(2000)
     ] + ["The quick brown fox jumps over the lazy dog."] * 50
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=1024,
-        special_tokens=special,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    tokenizer.train_from_iterator(corpus, trainer=trainer)
+    tokenizer = train_bpe(corpus, special, 1024)
     return PreTrainedTokenizerFast(
         tokenizer_object=tokenizer,
         bos_token="<s>",

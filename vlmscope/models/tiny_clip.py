@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from vlmscope.models.tiny import build_in_place
+from vlmscope.models.tiny import build_in_place, train_bpe
 
 #: The tiny towers: 32 px images in 8 px patches, 32-wide transformers of two layers.
 VISION: dict[str, Any] = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
@@ -66,7 +66,7 @@ def build_tiny_clip(out_dir: str | os.PathLike[str], *, seed: int = 0) -> int:
 def _tokenizer() -> Any:
     """Byte-level BPE over a small corpus; every text becomes <|startoftext|> ... <|endoftext|>,
     padded on the right with <pad>, as CLIP's tokenizer does."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from tokenizers import processors
     from transformers import PreTrainedTokenizerFast
 
     start, end, pad = SPECIAL
@@ -74,16 +74,7 @@ def _tokenizer() -> Any:
         f"Describe picture {i}: a red, green or blue shape; solve the sum {i} + {i % 9}."
         for i in range(500)
     ] + ["What does the sign say? Who painted this? Write a poem about the photo."] * 20
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=512,
-        special_tokens=list(SPECIAL),
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    tokenizer.train_from_iterator(corpus, trainer=trainer)
+    tokenizer = train_bpe(corpus, list(SPECIAL), 512)
     tokenizer.post_processor = processors.TemplateProcessing(
         single=f"{start} $A {end}",
         special_tokens=[(start, tokenizer.token_to_id(start)), (end, tokenizer.token_to_id(end))],
