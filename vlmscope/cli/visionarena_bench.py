@@ -33,8 +33,8 @@ character 5-grams >= --text-jaccard AND every image's pHash within --max-image-d
 embed image and text with a CLIP model and average them; reduce with UMAP and cluster with
 HDBSCAN (BERTopic's defaults); sample uniformly across the clusters, seeded.
 
-OUT is a vision-arena-bench-v0.1 folder that `VisionArenaBench(data_dir=OUT)` and the bench
-track (`data_dir: OUT` in a run config) read unchanged:
+DIR is a vision-arena-bench-v0.1 folder that `VisionArenaBench(data_dir=DIR)` and the bench
+track (`data_dir: DIR` in a run config) read unchanged:
   data/train-00000-of-00001.parquet  question_id (the source conversation), turns, images,
                                      category (empty), cluster
   README.md                          the card: source, date range, counts, every parameter
@@ -61,12 +61,12 @@ The topic clusters of a set of conversations (the paper's Sec. 3, Fig. 3 and Fig
 first prompt of each conversation in the chosen languages (any number of turns, with or
 without an image), embedded with CLIP (image and text averaged), reduced with UMAP, clustered
 with HDBSCAN; each cluster's size, share, c-TF-IDF keywords (BERTopic's definition) and typical
-prompts, and with --summarize a one-line summary from a judge model (cached in OUT). The paper
+prompts, and with --summarize a one-line summary from a judge model (cached beside DIR). The paper
 clustered a random 50K English conversations: --max-prompts 50000.
 
-OUT is a folder the Space's Topics page shows when it lies in the results location:
+DIR is a folder the Space's Topics page shows when it lies in the results location:
   clusters/   the cluster table        points/   the 2-D map (--map-points of the prompts)
-  topics.json every parameter          README.md the card (`load_dataset(OUT, "clusters")`)
+  topics.json every parameter          README.md the card (`load_dataset(DIR, "clusters")`)
 
 Needs the bench extra: pip install 'vlmscope[bench]'.
 """
