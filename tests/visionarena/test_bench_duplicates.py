@@ -10,6 +10,7 @@ from vlmscope.tracks.visionarena.bench_candidates import Candidate
 from vlmscope.tracks.visionarena.bench_duplicates import (
     Duplicate,
     DuplicateRules,
+    Fingerprint,
     find_duplicates,
     fingerprints,
     image_hash,
@@ -99,3 +100,18 @@ def test_pictures_match_only_in_number_and_within_the_distance() -> None:
     assert not same_pictures((0b1111,), (0b0000,), 3)
     assert not same_pictures((1,), (1, 1), 64)
     assert same_pictures((), (), 0)
+
+
+def test_fingerprints_made_elsewhere_are_compared_on_normalised_text() -> None:
+    """Near copies made by hand (re-spaced, upper-cased) match whoever normalised them."""
+    text = "sduch pxa dou vuqkik wjf pfzjj jdtmcic yug"
+    prints = [
+        Fingerprint(text, ("a",), (0b1111,)),
+        Fingerprint(f" {text.upper()}  ", ("b",), (0b1010,)),
+        Fingerprint(f"{text}\n", ("a",), (0b1111,)),
+    ]
+    assert find_duplicates(prints, DuplicateRules()) == [
+        None,
+        Duplicate("near_duplicate", 0),
+        Duplicate("exact_duplicate", 0),
+    ]

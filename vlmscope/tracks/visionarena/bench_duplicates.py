@@ -46,7 +46,8 @@ class DuplicateRules:
 
 @dataclass(frozen=True)
 class Fingerprint:
-    """What duplicate detection compares: normalised text, image digests and perceptual hashes."""
+    """What duplicate detection compares: the question (normalised when compared), image
+    digests and perceptual hashes."""
 
     text: str
     image_digests: tuple[str, ...]
@@ -78,7 +79,7 @@ def image_hash(data: bytes) -> int:
 def fingerprints(candidates: Iterable[Candidate]) -> list[Fingerprint]:
     return [
         Fingerprint(
-            normalised(c.question),
+            c.question,
             tuple(hashlib.sha256(data).hexdigest() for data in c.images),
             tuple(image_hash(data) for data in c.images),
         )
@@ -100,6 +101,7 @@ def find_duplicates(
     """For each fingerprint in order: None when it is kept, else what it duplicates."""
     from datasketch import MinHash, MinHashLSH
 
+    texts = [normalised(p.text) for p in prints]
     out: list[Duplicate | None] = [None] * len(prints)
     first: dict[tuple[str, tuple[str, ...]], int] = {}
     lsh = MinHashLSH(threshold=rules.text_jaccard, num_perm=rules.num_perm)
@@ -108,14 +110,14 @@ def find_duplicates(
         window = range(start, min(start + chunk, len(prints)))
         fresh = []
         for i in window:
-            key = (prints[i].text, prints[i].image_digests)
+            key = (texts[i], prints[i].image_digests)
             if key in first:
                 out[i] = Duplicate(EXACT_DUPLICATE, first[key])
             else:
                 first[key] = i
                 fresh.append(i)
         hashes = MinHash.bulk(
-            [shingles(prints[i].text, rules.shingle_chars) for i in fresh],
+            [shingles(texts[i], rules.shingle_chars) for i in fresh],
             num_perm=rules.num_perm,
             seed=rules.minhash_seed,
         )
