@@ -19,6 +19,14 @@ drawing and a 12-word text each) in batches of 32 on the CPU; printed: prompts p
 text and image together, and text alone as its peer. A real CLIP's throughput needs a GPU
 (`--model NAME` runs any CLIP-family checkpoint the same way).
 
+Measured on a shared 2-core machine at a load average of 4 to 7 (other jobs running), one
+thread (OMP_NUM_THREADS=1): 200,000 prompts: duplicates 98 s, UMAP 452 s, HDBSCAN 20.5 s,
+sampling under 0.1 s, 571 s in all, peak RSS 3.4 GB (391 MB of embeddings); 50 clusters,
+adjusted Rand index 1.000, 4,000 of 4,000 planted copies found, no other row taken. The peer at
+20,000: 4.8 s, 23.4 s, 0.7 s, 29 s in all, peak RSS 0.86 GB, so 10x the data cost about 20x the
+time in each of the three stages and 4x the memory. Tiny CLIP: 1,023 prompts/s text and image,
+2,140 text only (512 prompts, batch 32).
+
     python benchmarks/bench_curation.py [--sizes 20000 200000] [--prompts 512] [--model DIR]
 """
 
@@ -143,8 +151,9 @@ def timed_sizes(sizes: list[int]) -> list[dict[str, Any]]:
             cwd=Path(__file__).resolve().parent.parent,
             capture_output=True,
             text=True,
-            check=True,
         )
+        if done.returncode != 0:  # the size's own traceback, not only its exit status
+            sys.exit(f"{n:,} prompts: the run failed (status {done.returncode}):\n{done.stderr}")
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
         report_size(results[-1])
     return results
