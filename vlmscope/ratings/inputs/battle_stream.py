@@ -14,7 +14,8 @@ checks is used as is; a block that does not parse under that schema, or where an
 bad (a null, a blank name, a self battle, an unknown winner, a non-finite number, a negative
 count, a blank line), is read again by the per-row checks of
 :mod:`vlmscope.ratings.inputs.row_checks`, so a bad row is the same error (file, line, field) or the
-same counted skip as on the per-row path. Without pyarrow, or for a JSON array file, the per-row path runs;
+same counted skip as on the per-row path. A JSON array file is read as JSON lines once its
+records are parsed (`_json_array`). Without pyarrow the per-row path runs;
 so it does when two rows give one ``question_id`` (found on the columns), to name the repeat.
 
 One difference remains: sub-count objects (``header_count_a: {"h1": .., ...}``) are read with
@@ -161,7 +162,7 @@ def read_board_battles(
             _select(parts, style), _in_reason_order(skipped), first, _row_count(parts)
         )
     if head.lstrip().startswith(b"["):
-        return _per_row(path, style, skip_bad_rows)
+        return _json_array(path, style, skip_bad_rows)
     schema = json_schema()
     parts = []
     skipped = Counter()
@@ -205,6 +206,31 @@ def _repeats(parts: list[BattleColumns]) -> bool:
     ids = pa.chunked_array(chunks, type=pa.string())
     present = len(ids) - ids.null_count
     return bool(pc.count_distinct(ids).as_py() != present)
+
+
+def _json_array(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
+    """A JSON array (FastChat's clean-battle files): parsed once by `json`, each record written
+    back as one compact JSON line and the lines read as one JSON-lines block, so the columns
+    and their vectorised checks are those of a JSON-lines file (the values round-trip exactly).
+    Anything that block cannot take (a bad row, a record that is not an object, NaN) reads the
+    file again on the per-row path, whose errors name the index in the array."""
+    import json
+
+    try:
+        records = json.loads(path.read_bytes())
+    except ValueError:  # not JSON or not UTF-8: the per-row path says where
+        records = None
+    if isinstance(records, list) and records:
+        try:
+            data = "\n".join(json.dumps(record, allow_nan=False) for record in records) + "\n"
+        except ValueError:  # NaN or infinity: a bad number
+            data = ""
+        fast = data and json_block_columns(
+            memoryview(data.encode()), len(records), json_schema(), style
+        )
+        if fast and not _repeats([fast]):  # the per-row path names (or skips) each repeat
+            return StreamedBattles(_select([fast], style), {}, {}, _row_count([fast]))
+    return _per_row(path, style, skip_bad_rows)
 
 
 def _in_reason_order(skipped: Counter[str]) -> dict[str, int]:
