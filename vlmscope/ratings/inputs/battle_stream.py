@@ -209,26 +209,22 @@ def _repeats(parts: list[BattleColumns]) -> bool:
 
 
 def _json_array(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
-    """A JSON array (FastChat's clean-battle files): parsed once by `json`, each record written
-    back as one compact JSON line and the lines read as one JSON-lines block, so the columns
-    and their vectorised checks are those of a JSON-lines file (the values round-trip exactly).
-    Anything that block cannot take (a bad row, a record that is not an object, NaN) reads the
-    file again on the per-row path, whose errors name the index in the array."""
-    import json
+    """A JSON array (FastChat's clean-battle files): parsed once, each record written back as
+    one compact JSON line (orjson: about 5x `json` here) and the lines read as one JSON-lines
+    block, so the columns and their vectorised checks are those of a JSON-lines file (the values
+    round-trip exactly). Anything that block cannot take (a bad row, a record that is not an
+    object, NaN, which orjson refuses to read or writes as null) reads the file again on the
+    per-row path, whose errors name the index in the array."""
+    import orjson
 
     try:
-        records = json.loads(path.read_bytes())
-    except ValueError:  # not JSON or not UTF-8: the per-row path says where
-        records = None
-    if isinstance(records, list) and records:
-        try:
-            data = "\n".join(json.dumps(record, allow_nan=False) for record in records) + "\n"
-        except ValueError:  # NaN or infinity: a bad number
-            data = ""
-        fast = data and json_block_columns(
-            memoryview(data.encode()), len(records), json_schema(), style
-        )
-        if fast and not _repeats([fast]):  # the per-row path names (or skips) each repeat
+        records = orjson.loads(path.read_bytes())
+        data = b"\n".join(map(orjson.dumps, records)) + b"\n" if isinstance(records, list) else b""
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+        records, data = None, b""
+    if isinstance(records, list) and records and data:
+        fast = json_block_columns(memoryview(data), len(records), json_schema(), style)
+        if fast is not None and not _repeats([fast]):  # the per-row path names each repeat
             return StreamedBattles(_select([fast], style), {}, {}, _row_count([fast]))
     return _per_row(path, style, skip_bad_rows)
 
