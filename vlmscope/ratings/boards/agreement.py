@@ -26,7 +26,6 @@ from numpy.typing import ArrayLike
 
 from vlmscope.ratings.inputs.battles import FloatArray
 
-
 # scipy.stats is imported by the two functions that use it, not with this module: importing it
 # takes 1-3 s, and every board writer and track that can compare boards imports this module.
 
