@@ -63,3 +63,28 @@ def test_a_nan_in_an_array_is_a_bad_number(tmp_path: Path) -> None:
     _, array = _files(tmp_path, records)
     with pytest.raises(BadRowError, match="index 3"):
         read_board_battles(array)
+
+
+def test_rating_a_battle_file_loads_neither_pandas_nor_scipy(tmp_path: Path) -> None:
+    """pandas and scipy take seconds to import and the Newton fits need neither."""
+    import subprocess
+
+    records = [json.loads(line) for line in battle_lines(300, seed=6)]
+    lines, array = _files(tmp_path, records)
+    code = (
+        "import json, sys\n"
+        "from vlmscope.cli import main\n"
+        f"for source in ({str(lines)!r}, {str(array)!r}):\n"
+        "    main(['ratings', 'battles', source, '--reference', 'fastchat', '--style-control',\n"
+        f"          '--bootstrap', '5', '--out', {str(tmp_path / 'board.json')!r}])\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('pandas', 'scipy'))))"
+    )
+    finished = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(finished.stdout.splitlines()[-1]) == []

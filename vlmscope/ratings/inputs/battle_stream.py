@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from vlmscope.data_files import parquet_batches, parquet_file
+from vlmscope.ratings.inputs.arrow_arrays import index_array, integers
 from vlmscope.ratings.inputs.battle_columns import (
     BattleColumns,
     checked_columns,
@@ -268,9 +269,10 @@ def _select(parts: list[BattleColumns], style: bool) -> Battles:
     keep = np.argsort(tstamp, kind="stable")
     keep = keep[anony[keep]]
     n = len(keep)
-    names = pa.chunked_array(a.take(pa.array(keep)).chunks + b.take(pa.array(keep)).chunks)
+    positions = index_array(keep)
+    names = pa.chunked_array(a.take(positions).chunks + b.take(positions).chunks)
     encoded = names.combine_chunks().dictionary_encode()
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
+    codes = integers(encoded.indices).astype(np.intp)
     models = tuple(encoded.dictionary.to_pylist())
     use_style = style and n > 0 and all(p.style is not None for p in parts)
     counts = (
