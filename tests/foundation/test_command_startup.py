@@ -39,11 +39,13 @@ print(json.dumps(steps))
 """
 
 
-def _steps(runs: list[list[str]], prelude: str = "") -> list[dict[str, object]]:
-    """Run each command line in turn in one fresh interpreter (after `prelude`); what each
-    left loaded."""
+def _steps(
+    runs: list[list[str]], prelude: str = "", heavy: tuple[str, ...] = HEAVY
+) -> list[dict[str, object]]:
+    """Run each command line in turn in one fresh interpreter (after `prelude`); which of
+    `heavy` each left loaded."""
     finished = subprocess.run(
-        [sys.executable, "-c", _PROBE.format(heavy=HEAVY, runs=runs, prelude=prelude)],
+        [sys.executable, "-c", _PROBE.format(heavy=heavy, runs=runs, prelude=prelude)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -74,7 +76,8 @@ def _command_tree(command: str) -> list[list[str]]:
 
 
 def test_the_top_level_help_and_an_unknown_command_load_nothing_heavy() -> None:
-    steps = _steps([["--help"], ["no-such-command"]])
+    """Not even numpy or the config's pydantic: the whole help is argparse and our modules."""
+    steps = _steps([["--help"], ["no-such-command"]], heavy=(*HEAVY, "numpy", "pydantic"))
     assert [step["code"] for step in steps] == [0, 2]
     assert _first_heavy(steps) == []
 
@@ -128,3 +131,11 @@ def test_the_probe_sees_a_heavy_import() -> None:
     """The check itself can fail."""
     steps = _steps([["--help"]], prelude="import pandas")
     assert _first_heavy(steps) == [(["--help"], ["pandas"])]
+
+
+def test_make_tiny_model_offers_the_configs_architectures() -> None:
+    """Its choices come from the families' table (no pydantic to build the help)."""
+    from vlmscope.models.tiny import TINY_ARCHS
+    from vlmscope.models.tiny_families import FAMILIES
+
+    assert tuple(FAMILIES) == TINY_ARCHS

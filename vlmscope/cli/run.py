@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vlmscope.atomic_files import write_text_atomic
 from vlmscope.cli.run_extras import (
@@ -17,7 +17,12 @@ from vlmscope.cli.run_extras import (
     report_ledger,
     write_run_config,
 )
-from vlmscope.config import ConfigError, RunConfig, load_config
+
+if TYPE_CHECKING:
+    from vlmscope.config import RunConfig
+
+# The config's types (pydantic, yaml) are imported when a config is read, not to build the
+# parser: `vlmscope --help` and an argument error need neither.
 
 DESCRIPTION = """\
 Run the models of a config on its tracks: generate (batched, cached, split across the processes
@@ -77,6 +82,8 @@ def add_subparser(subparsers: Any) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> RunConfig:
+    from vlmscope.config import load_config
+
     config = load_config(
         args.config,
         {
@@ -97,6 +104,8 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 
 def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
+    from vlmscope.config import ConfigError
+
     names = [w.strip() for w in wanted.split(",") if w.strip()]
     known = [i.name for i in items]
     if not names:
