@@ -109,6 +109,37 @@ def json_block_columns(
     return checked_columns(table, style)
 
 
+def json_array_columns(data: bytes, schema: Any, style: bool) -> BattleColumns | None:
+    """The columns of a JSON array of records (`json_block_columns` for an array): parsed as
+    `{"rows": [...]}` with the rows typed by `schema`; None when it does not parse so or a row
+    could be bad (nulls of records that are not objects or lack a field are seen as bad)."""
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    wrapped = b'{"rows": ' + data + b"}"
+    rows_schema = pa.schema([("rows", pa.list_(pa.struct(list(schema))))])
+    try:
+        table = pj.read_json(
+            pa.BufferReader(wrapped),
+            read_options=pj.ReadOptions(block_size=len(wrapped) + 1),
+            parse_options=pj.ParseOptions(
+                explicit_schema=rows_schema,
+                unexpected_field_behavior="ignore",
+                newlines_in_values=True,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != 1:
+        return None
+    records = table.column("rows").combine_chunks().flatten()  # the rows of the one list
+    columns = records.flatten()  # one array per field, a null record's fields null
+    rows = pa.Table.from_arrays(columns, names=[field.name for field in records.type])
+    if rows.column("tstamp").null_count:  # absent and null read alike here
+        return None
+    return checked_columns(rows, style)
+
+
 def checked_columns(table: Any, style: bool) -> BattleColumns | None:
     """The table's columns when every row passes the checks of :func:`battle_row` (decided
     column by column); None when any row could be bad, or a column has a type the per-row

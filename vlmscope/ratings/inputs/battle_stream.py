@@ -37,6 +37,7 @@ from vlmscope.ratings.inputs.arrow_arrays import index_array, integers
 from vlmscope.ratings.inputs.battle_columns import (
     BattleColumns,
     checked_columns,
+    json_array_columns,
     json_block_columns,
     json_block_per_row,
     json_schema,
@@ -210,23 +211,15 @@ def _repeats(parts: list[BattleColumns]) -> bool:
 
 
 def _json_array(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
-    """A JSON array (FastChat's clean-battle files): parsed once, each record written back as
-    one compact JSON line (orjson: about 5x `json` here) and the lines read as one JSON-lines
-    block, so the columns and their vectorised checks are those of a JSON-lines file (the values
-    round-trip exactly). Anything that block cannot take (a bad row, a record that is not an
-    object, NaN, which orjson refuses to read or writes as null) reads the file again on the
+    """A JSON array (FastChat's clean-battle files), read by the same arrow JSON parser and
+    schema as JSON lines: the array is parsed as the one field of one object (the records a
+    list of the schema's rows, other fields ignored), and the rows' columns get the same
+    vectorised checks. Anything those cannot take (a bad row, a record that is not an object,
+    NaN, which the parser refuses, a repeated ``question_id``) reads the file again on the
     per-row path, whose errors name the index in the array."""
-    import orjson
-
-    try:
-        records = orjson.loads(path.read_bytes())
-        data = b"\n".join(map(orjson.dumps, records)) + b"\n" if isinstance(records, list) else b""
-    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
-        records, data = None, b""
-    if isinstance(records, list) and records and data:
-        fast = json_block_columns(memoryview(data), len(records), json_schema(), style)
-        if fast is not None and not _repeats([fast]):  # the per-row path names each repeat
-            return StreamedBattles(_select([fast], style), {}, {}, _row_count([fast]))
+    fast = json_array_columns(path.read_bytes(), json_schema(), style)
+    if fast is not None and len(fast.outcome) and not _repeats([fast]):
+        return StreamedBattles(_select([fast], style), {}, {}, _row_count([fast]))
     return _per_row(path, style, skip_bad_rows)
 
 
