@@ -65,8 +65,9 @@ def test_a_nan_in_an_array_is_a_bad_number(tmp_path: Path) -> None:
         read_board_battles(array)
 
 
-def test_rating_a_battle_file_loads_neither_pandas_nor_scipy(tmp_path: Path) -> None:
-    """pandas and scipy take seconds to import and the Newton fits need neither."""
+def test_rating_a_battle_file_loads_neither_pandas_nor_scipys_optimisers(tmp_path: Path) -> None:
+    """pandas, scipy.optimize and scipy.stats take seconds to import and the Newton fits need
+    none of them (the connectivity check's scipy.sparse is needed, and light)."""
     import subprocess
 
     records = [json.loads(line) for line in battle_lines(300, seed=6)]
@@ -77,8 +78,8 @@ def test_rating_a_battle_file_loads_neither_pandas_nor_scipy(tmp_path: Path) -> 
         f"for source in ({str(lines)!r}, {str(array)!r}):\n"
         "    main(['ratings', 'battles', source, '--reference', 'fastchat', '--style-control',\n"
         f"          '--bootstrap', '5', '--out', {str(tmp_path / 'board.json')!r}])\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('pandas', 'scipy'))))"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'pandas' "
+        "or m in ('scipy.optimize', 'scipy.stats'))))"
     )
     finished = subprocess.run(
         [sys.executable, "-c", code],
