@@ -24,7 +24,6 @@ any text that echoes it is redacted before it is kept.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import queue
@@ -48,6 +47,7 @@ from vlmscope.models.images import apply_image_budget, limit_images
 from vlmscope.models.in_order import InOrderSink
 from vlmscope.models.loop_thread import LoopThread
 from vlmscope.models.openai_attempt import MissingKey, api_key, post_completion, redact, scrub
+from vlmscope.models.openai_body import encode_body
 from vlmscope.models.openai_request import request_body
 from vlmscope.models.reasoning import resolve_tags, with_reasoning
 from vlmscope.models.retry import RETRYABLE, BackoffPolicy, Cause, backoff_delay_s
@@ -299,8 +299,7 @@ class OpenAIBackend:
     def _encode(self, request: Request) -> _Prepared:
         budgeted, notes = apply_image_budget(request, self.config.image_budget)
         body = request_body(budgeted, self.config)
-        encoded = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        return _Prepared(encoded, tuple(notes), tuple(body))
+        return _Prepared(encode_body(body), tuple(notes), tuple(body))
 
     def _failure(
         self, cause: Cause, detail: str, attempts: int, elapsed: float, notes: tuple[str, ...]
