@@ -11,12 +11,20 @@ The server is the scripted stub from the tests (`tests/servers.py`) on 127.0.0.1
 of its own so that its work does not count against the client's CPU. The client's CPU time per
 request is printed too: when achieved < ideal, it says whether the client ran out of CPU.
 
-    python benchmarks/api_concurrency.py [--latency-ms 50] [--concurrency 4 8 16 32 64] [--rounds 30]
+    python benchmarks/api_concurrency.py [--latency-ms 50] [--concurrency 1 2 4 ... 64] [--rounds 30]
+
+The backend talks to such a URL through its lean HTTP client (`vlmscope.models.http_lean`);
+`--against-httpx` also times it through httpx (the client it uses behind a proxy) at each
+concurrency, in the same run, for the ratio between the two. The bare-socket peer's CPU per
+request is printed beside the backend's: on loopback much of both is the kernel's (each send
+runs the TCP stack), which no client can avoid.
 
 With `--images N`, every request carries N photo-sized images (`--image-side`, larger than the
 default budget's 1000 px, so each is decoded, resized and base64-encoded before it is sent):
 the client's encoding then competes with the server's latency. A ratio that stays near the
-text-only one shows the encoding is done while other requests are at the server.
+text-only one shows the encoding is done while other requests are at the server. The peer
+then sends the same body (encoded once, beforehand), so its rate is what the server and the
+machine allow for bodies of that size.
 
 Rate-limited mode: the server has a capacity, `--server-max-in-flight N` requests at once or
 `--server-per-second R` (a token bucket of `--burst`), or both, and answers 429 with
@@ -36,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import math
 import multiprocessing
 import os
 import sys
@@ -49,13 +58,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.servers import OpenAIStub, RateLimited  # noqa: E402
 from vlmscope.config import OpenAIModelConfig  # noqa: E402
 from vlmscope.messages import Request, user_request  # noqa: E402
+from vlmscope.models import openai_compat  # noqa: E402
+from vlmscope.models.images import apply_image_budget  # noqa: E402
+from vlmscope.models.openai_body import encode_body  # noqa: E402
 from vlmscope.models.openai_compat import OpenAIBackend  # noqa: E402
+from vlmscope.models.openai_request import request_body  # noqa: E402
 
 
 def requests_per_second(
-    base_url: str, concurrency: int, count: int, images: tuple[bytes, ...] = ()
+    base_url: str,
+    concurrency: int,
+    count: int,
+    images: tuple[bytes, ...] = (),
+    *,
+    through_httpx: bool = False,
 ) -> tuple[float, float]:
-    """Requests/s and client CPU ms/request for `count` requests, after a warm-up round."""
+    """Requests/s and client CPU ms/request for `count` requests, after a warm-up round;
+    `through_httpx` makes the backend use httpx instead of its lean client."""
+    lean = openai_compat.lean_client_for
+    if through_httpx:
+        openai_compat.lean_client_for = lambda url: False  # type: ignore[assignment]
+    try:
+        return _requests_per_second(base_url, concurrency, count, images)
+    finally:
+        openai_compat.lean_client_for = lean  # type: ignore[assignment]
+
+
+def _requests_per_second(
+    base_url: str, concurrency: int, count: int, images: tuple[bytes, ...]
+) -> tuple[float, float]:
     config = OpenAIModelConfig(
         backend="openai", name="bench", base_url=base_url, model="bench", concurrency=concurrency
     )
@@ -72,10 +103,18 @@ def requests_per_second(
     return count / elapsed, 1000.0 * cpu / count
 
 
-def raw_socket_rate(base_url: str, concurrency: int, count: int) -> float:
-    """Requests/s of the bare-socket peer: the same requests, nothing but asyncio streams."""
+def raw_socket_rate(
+    base_url: str, concurrency: int, count: int, images: tuple[bytes, ...] = ()
+) -> tuple[float, float]:
+    """Requests/s and CPU ms/request of the bare-socket peer: the same requests, nothing but
+    asyncio streams; with images, the body the backend sends, encoded once beforehand (so the
+    server's work on large bodies is in the peer's figure too)."""
     host, port = base_url.split("//")[1].split("/")[0].split(":")
     body = b'{"model":"bench","messages":[{"role":"user","content":"peer"}],"max_tokens":8}'
+    if images:
+        config = OpenAIModelConfig(backend="openai", name="peer", base_url=base_url, model="bench")
+        budgeted, _ = apply_image_budget(prompts(1, "peer", images)[0], config.image_budget)
+        body = encode_body(request_body(budgeted, config))
     request = (
         b"POST /v1/chat/completions HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
         b"Content-Length: %d\r\n\r\n%s" % (host.encode(), len(body), body)
@@ -98,7 +137,9 @@ def raw_socket_rate(base_url: str, concurrency: int, count: int) -> float:
         await asyncio.gather(*(connection(count // concurrency) for _ in range(concurrency)))
         return concurrency * (count // concurrency) / (time.perf_counter() - started)
 
-    return asyncio.run(run())
+    cpu_started = time.process_time()
+    rate = asyncio.run(run())
+    return rate, 1000.0 * (time.process_time() - cpu_started) / (count // concurrency * concurrency)
 
 
 def serve_stub(
@@ -216,10 +257,13 @@ def photo_images(count: int, side: int) -> tuple[bytes, ...]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--latency-ms", type=float, default=50.0)
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[4, 8, 16, 32, 64])
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64])
     parser.add_argument("--rounds", type=int, default=30, help="requests = rounds x concurrency")
     parser.add_argument("--images", type=int, default=0, help="images per request")
     parser.add_argument("--image-side", type=int, default=1600, help="their width in pixels")
+    parser.add_argument(
+        "--against-httpx", action="store_true", help="also time the backend through httpx"
+    )
     limited = parser.add_argument_group("rate-limited mode")
     limited.add_argument("--server-max-in-flight", type=int, metavar="N")
     limited.add_argument("--server-per-second", type=float, metavar="R")
@@ -264,7 +308,10 @@ def main() -> None:
         print(f"one at a time: {baseline:.1f} req/s (ideal {1 / latency_s:.1f}, "
               f"ratio {baseline * latency_s:.2f}, client CPU {baseline_cpu:.2f} ms/request)")  # fmt: skip
         print(f"{'C':>4} {'requests':>8} {'req/s':>8} {'ideal':>8} {'ratio':>6} {'vs one':>7} "
-              f"{'peer req/s':>10} {'vs peer':>7} {'CPU ms/req':>10} {'max in flight':>13}")  # fmt: skip
+              f"{'peer req/s':>10} {'vs peer':>7} {'CPU ms/req':>10} {'peer CPU':>8} "
+              f"{'max in flight':>13}" + (f" {'httpx req/s':>11} {'httpx CPU':>9} "
+              f"{'vs httpx':>8}" if args.against_httpx else ""))  # fmt: skip
+        worst_ratio, worst_cpu = (math.inf, 0), (0.0, 0)
         for concurrency in args.concurrency:
             ours.send("stats")
             ours.recv()  # reset the server's high-water mark
@@ -272,11 +319,21 @@ def main() -> None:
             rate, cpu_ms = requests_per_second(base_url, concurrency, count, images)
             ours.send("stats")
             max_in_flight = ours.recv()
-            peer = raw_socket_rate(base_url, concurrency, count)
+            peer, peer_cpu = raw_socket_rate(base_url, concurrency, count, images)
             ideal = concurrency / latency_s
-            print(f"{concurrency:>4} {count:>8} {rate:>8.1f} {ideal:>8.1f} {rate / ideal:>6.2f} "
-                  f"{rate / baseline:>6.1f}x {peer:>10.1f} {rate / peer:>7.2f} {cpu_ms:>10.2f} "
-                  f"{max_in_flight:>13}")  # fmt: skip
+            line = (f"{concurrency:>4} {count:>8} {rate:>8.1f} {ideal:>8.1f} "
+                    f"{rate / ideal:>6.2f} {rate / baseline:>6.1f}x {peer:>10.1f} "
+                    f"{rate / peer:>7.2f} {cpu_ms:>10.2f} {peer_cpu:>8.2f} {max_in_flight:>13}")  # fmt: skip
+            if args.against_httpx:
+                other, other_cpu = requests_per_second(
+                    base_url, concurrency, count, images, through_httpx=True
+                )
+                line += f" {other:>11.1f} {other_cpu:>9.2f} {rate / other:>7.2f}x"
+            print(line)
+            worst_ratio = min(worst_ratio, (rate / ideal, concurrency))
+            worst_cpu = max(worst_cpu, (cpu_ms, concurrency))
+        print(f"lowest ratio to ideal {worst_ratio[0]:.2f} (C={worst_ratio[1]}, goal >= 0.9); "
+              f"most client CPU {worst_cpu[0]:.2f} ms/request (C={worst_cpu[1]}, goal < 0.5)")  # fmt: skip
     finally:
         ours.send("stop")
         server.join(timeout=5)

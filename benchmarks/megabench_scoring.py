@@ -29,6 +29,13 @@ it), and two programs of this workload hang for the official 2 s each, while the
 
     python benchmarks/megabench_scoring.py [--size 6500] [--sandboxes 8] [--processes 1]
     python benchmarks/megabench_scoring.py --end-to-end [--size 6500] [--repeat 3]
+    python benchmarks/megabench_scoring.py --official MEGABENCH_DIR [--pairs 2] [--models 5]
+
+`--official PATH` measures against the real reference instead: the official `EvaluationProcessor`
+from a TIGER-AI-Lab/MEGA-Bench checkout at PATH (never copied here) and `vlmscope megabench
+score`, whole processes A B A B on the golden pipeline example replicated to 6,507 responses,
+scores compared query by query, and five models in one process against five official runs
+(`megabench_against_official.py`); then the stand-in figure above, labelled as such.
 """
 
 from __future__ import annotations
@@ -304,7 +311,24 @@ def main(argv: list[str] | None = None) -> int:
         help="time `vlmscope megabench score` in a fresh process against the baseline instead",
     )
     parser.add_argument("--repeat", type=int, default=3, help="--end-to-end: rounds (best of)")
+    parser.add_argument(
+        "--official", type=Path, metavar="DIR", help="a TIGER-AI-Lab/MEGA-Bench checkout"
+    )
+    parser.add_argument("--pairs", type=int, default=2, help="--official: A B pairs (medians)")
+    parser.add_argument("--models", type=int, default=5, help="--official: models in one run")
+    parser.add_argument("--replicas", type=int, default=241, help="--official: task copies")
+    parser.add_argument(
+        "--nltk-data", type=Path, help="--official: NLTK data (default: built from WordNet)"
+    )
     args = parser.parse_args(argv)
+    if args.official is not None:
+        from megabench_against_official import against_official
+
+        code = against_official(
+            args.official, args.replicas, args.pairs, args.models, args.nltk_data
+        )
+        print("\nstand-in (our own scorer as the baseline; not the official evaluator):")
+        return code | end_to_end(make_workload(args.size), 1)
     queries = make_workload(args.size)
     if args.end_to_end:
         return end_to_end(queries, args.repeat)

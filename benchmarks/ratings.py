@@ -14,6 +14,12 @@ same algorithm: rows merged with `np.unique` and fitted by scipy L-BFGS-B (maxit
 bootstrap round in a `multiprocessing.Pool(cpus).imap_unordered`, as FastChat does.
 
     python benchmarks/ratings.py [--sizes 30000 300000] [--rounds 100] [--cpus 2]
+    python benchmarks/ratings.py --fastchat FASTCHAT_DIR [--whole-command 30000] [--pairs 2]
+
+`--fastchat PATH` takes the reference from a lm-sys/FastChat checkout at PATH (never copied
+here): the fits above use its `rating_systems`, and first the whole command from a file is
+timed against FastChat's own `elo_analysis.py`, plain and with style control
+(`ratings_whole_command.py`), each in fresh processes, A B A B.
 
 A size of 1,000,000 or more is the large-file run: the battles are written once under /tmp as
 JSON lines and as Parquet (`make_battles.py`), each file is streamed and rated with style
@@ -327,10 +333,34 @@ def main() -> None:
         "--cpus", type=int, default=2, help="reference pool size (FastChat num_cpu)"
     )
     parser.add_argument("--rate-file", type=Path, help=argparse.SUPPRESS)  # one end-to-end run
+    parser.add_argument("--fastchat", type=Path, metavar="DIR", help="a lm-sys/FastChat checkout")
+    parser.add_argument(
+        "--whole-command",
+        type=int,
+        default=30_000,
+        metavar="N",
+        help="--fastchat: battles in the file both commands rate (default 30000; 0: skip)",
+    )
+    parser.add_argument("--pairs", type=int, default=2, help="--fastchat: A B pairs (medians)")
     args = parser.parse_args()
     if args.rate_file is not None:
         rate_file(args.rate_file, args.rounds)
         return
+    if args.fastchat is not None:
+        from fastchat_reference import reference_modules
+        from ratings_whole_command import whole_command
+
+        reference_modules(args.fastchat)  # the fits below then use FastChat's rating_systems
+        if args.whole_command:
+            for style_control in (False, True):
+                whole_command(
+                    args.fastchat,
+                    args.whole_command,
+                    args.rounds,
+                    args.cpus,
+                    args.pairs,
+                    style_control,
+                )
     warm_up(args.cpus)
     for n in args.sizes:
         if n >= 1_000_000:  # streamed from disk; the reference comparison runs at 300k

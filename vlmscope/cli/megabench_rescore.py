@@ -52,23 +52,65 @@ def _add_task_meta_option(parser: argparse.ArgumentParser) -> None:
 
 
 def handle_score(args: argparse.Namespace) -> int:
-    """Score the responses and write data_with_scores / task_results / summary_and_keyword_stats."""
+    """Score the responses and write data_with_scores / task_results / summary_and_keyword_stats.
+
+    Several response files (one per model) are scored one after another in this process, so
+    the start-up (imports, WordNet, sympy's parser, the sandbox workers) is paid once: each
+    model's files go to OUT/<model>/, the model named by `MODEL=PATH` or else by the folder the
+    file is in (the official layout, results/<model>/all_query_responses.json)."""
     from vlmscope.tracks.megabench.rescore import rescore, write_rescore_outputs
 
-    outputs = rescore(
-        read_json(args.responses),
-        read_json(args.samples),
-        all_meta=load_task_meta(args.task_meta),
-        extra_scored=[read_json(path) for path in args.extra_scored],
-        program_workers=args.program_workers,
-    )
-    for path in write_rescore_outputs(args.out, outputs):
-        print(f"wrote {path}")
-    if outputs.problem_outcomes:
-        counts = ", ".join(f"{kind}: {n}" for kind, n in sorted(outputs.problem_outcomes.items()))
-        print(f"fields not scored normally (scored 0 as officially): {counts}", file=sys.stderr)
-    _print_summary("all tasks", outputs.summary_and_keyword_stats)
+    try:
+        targets = score_targets(args.responses, args.out)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    samples = read_json(args.samples)
+    all_meta = load_task_meta(args.task_meta)
+    extra_scored = [read_json(path) for path in args.extra_scored]
+    for model, responses, out_dir in targets:
+        outputs = rescore(
+            read_json(responses),
+            samples,
+            all_meta=all_meta,
+            extra_scored=extra_scored,
+            program_workers=args.program_workers,
+        )
+        for path in write_rescore_outputs(out_dir, outputs):
+            print(f"wrote {path}")
+        if outputs.problem_outcomes:
+            counts = ", ".join(
+                f"{kind}: {n}" for kind, n in sorted(outputs.problem_outcomes.items())
+            )
+            print(
+                f"{model or 'responses'}: fields not scored normally (scored 0 as officially): "
+                f"{counts}",
+                file=sys.stderr,
+            )
+        _print_summary(
+            f"{model}, all tasks" if model else "all tasks", outputs.summary_and_keyword_stats
+        )
     return 0
+
+
+def score_targets(responses: list[str], out: Path) -> list[tuple[str | None, Path, Path]]:
+    """(model, response file, output folder) per `responses` entry (`PATH` or `MODEL=PATH`).
+
+    One plain file writes into `out` itself (model None); with several, or with a named one,
+    each model writes into `out/<model>`. Two entries naming one model are an error."""
+    if len(responses) == 1 and "=" not in responses[0]:
+        return [(None, Path(responses[0]), out)]
+    targets: list[tuple[str | None, Path, Path]] = []
+    for entry in responses:
+        name, separator, path = entry.partition("=")
+        file = Path(path if separator else entry)
+        model = name if separator else file.resolve().parent.name
+        if not model or model in (".", "..") or "/" in model:
+            raise ValueError(f"{entry!r}: no model name (write MODEL=PATH)")
+        if any(model == seen for seen, _, _ in targets):
+            raise ValueError(f"model {model!r} named twice (write MODEL=PATH to tell them apart)")
+        targets.append((model, file, out / model))
+    return targets
 
 
 def add_score(sub: Any) -> None:
@@ -78,7 +120,13 @@ def add_score(sub: Any) -> None:
         help="re-score an official all_query_responses.json into the official result files",
         description=handle_score.__doc__,
     )
-    parser.add_argument("responses", type=Path, help="all_query_responses.json")
+    parser.add_argument(
+        "responses",
+        nargs="+",
+        metavar="[MODEL=]RESPONSES",
+        help="all_query_responses.json; several (one per model) are scored in one process, "
+        "each into OUT/<MODEL> (MODEL: given, or the file's folder name)",
+    )
     parser.add_argument(
         "--samples",
         type=Path,

@@ -142,7 +142,7 @@ def _common(parser: argparse.ArgumentParser, track_help: str) -> None:
 
 
 def _add_battles(commands: Any) -> None:
-    from vlmscope.ratings.boards.battle_presets import BATTLE_CATEGORIES, BATTLE_REFERENCES, SYSTEMS
+    from vlmscope.ratings.boards.names import BATTLE_CATEGORIES, BATTLE_REFERENCES, SYSTEMS
     from vlmscope.ratings.inputs.filters import BOARD_FILTERS
 
     parser = commands.add_parser(
@@ -178,7 +178,7 @@ def _add_battles(commands: Any) -> None:
 
 
 def _add_verdicts(commands: Any) -> None:
-    from vlmscope.ratings.boards.verdict_presets import ARENA_HARD_V01, VERDICT_REFERENCES
+    from vlmscope.ratings.boards.names import ARENA_HARD_V01, VERDICT_REFERENCES
 
     parser = commands.add_parser(
         "verdicts",

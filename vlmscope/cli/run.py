@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vlmscope.atomic_files import write_text_atomic
 from vlmscope.cli.run_extras import (
@@ -17,8 +17,12 @@ from vlmscope.cli.run_extras import (
     report_ledger,
     write_run_config,
 )
-from vlmscope.config import ConfigError, RunConfig, load_config
-from vlmscope.runner.results import limited_name
+
+if TYPE_CHECKING:
+    from vlmscope.config import RunConfig
+
+# The config's types (pydantic, yaml) are imported when a config is read, not to build the
+# parser: `vlmscope --help` and an argument error need neither.
 
 DESCRIPTION = """\
 Run the models of a config on its tracks: generate (batched, cached, split across the processes
@@ -78,6 +82,8 @@ def add_subparser(subparsers: Any) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> RunConfig:
+    from vlmscope.config import load_config
+
     config = load_config(
         args.config,
         {
@@ -98,6 +104,8 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 
 def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
+    from vlmscope.config import ConfigError
+
     names = [w.strip() for w in wanted.split(",") if w.strip()]
     known = [i.name for i in items]
     if not names:
@@ -111,16 +119,22 @@ def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
 
 
 def handle(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    if args.dry_run:  # plans the tracks itself, reporting a config error the same way
+        return dry_run(config, args)
+    # The tracks are checked before the runner is imported (it loads `datasets` and the model
+    # libraries, seconds): a config error is reported at once. `run` checks them again (cheap).
+    # A bad config, a locked or damaged output, a full disk: one `error:` line at the entry
+    # point (`vlmscope.input_errors.guarded`), naming the file.
+    from vlmscope.runner.plan import plan_tracks
+
+    plan_tracks(config, source=str(args.config))
     from vlmscope.runner.budget import BudgetReached
     from vlmscope.runner.loop import run
     from vlmscope.runner.publish import push_to_hub
+    from vlmscope.runner.results import limited_name
     from vlmscope.runner.table import format_table
 
-    config = config_from_args(args)
-    if args.dry_run:
-        return dry_run(config, args)
-    # a bad config, a locked or damaged output, a full disk: one `error:` line at the entry
-    # point (`vlmscope.input_errors.guarded`), naming the file
     try:
         report = run(config, source=str(args.config), estimate=estimate_settings(args))
     except BudgetReached as stop:  # not an error: the run stopped where it was told to

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vlmscope.atomic_files import write_text_atomic
-from vlmscope.config import RunConfig
 from vlmscope.runner.run_files import RUN_CONFIG_FILE
 
 if TYPE_CHECKING:
+    from vlmscope.config import RunConfig
     from vlmscope.runner.ledger import RunTotals
     from vlmscope.runner.loop import RunReport
     from vlmscope.runner.token_estimate import EstimateSettings

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
 from vlmscope.messages import Usage
+from vlmscope.models.http_lean import LeanClient, LeanError, LeanReply
 from vlmscope.models.openai_payload import BadBody, parse_reply
 from vlmscope.models.openai_request import refusal_hint
 from vlmscope.models.retry import Cause, cause_of_status, retry_after_s
@@ -56,7 +58,7 @@ def api_key(env_name: str | None) -> str | None:
 
 
 async def post_completion(
-    client: httpx.AsyncClient,
+    client: LeanClient | httpx.AsyncClient,
     body: bytes,
     key: str | None,
     timeout_s: float,
@@ -67,14 +69,18 @@ async def post_completion(
     headers = {"Content-Type": "application/json"}
     if key:
         headers["Authorization"] = f"Bearer {key}"
+    sent: Coroutine[Any, Any, LeanReply | httpx.Response]
+    if isinstance(client, LeanClient):
+        sent = client.post("chat/completions", body, headers)
+    else:
+        sent = client.post("chat/completions", content=body, headers=headers)
     try:
-        reply = await asyncio.wait_for(
-            client.post("chat/completions", content=body, headers=headers), timeout=timeout_s
-        )
+        reply: LeanReply | httpx.Response = await asyncio.wait_for(sent, timeout=timeout_s)
     except (asyncio.TimeoutError, httpx.TimeoutException):
         return Attempt(cause=Cause.TIMEOUT, detail=f"no reply within {timeout_s:g}s")
-    except httpx.TransportError as err:
-        return Attempt(cause=Cause.CONNECTION, detail=redact(f"{type(err).__name__}: {err}", key))
+    except (httpx.TransportError, LeanError) as err:  # a LeanError's text names its kind
+        kind = "" if isinstance(err, LeanError) else f"{type(err).__name__}: "
+        return Attempt(cause=Cause.CONNECTION, detail=redact(f"{kind}{err}", key))
     if not reply.is_success:
         cause = cause_of_status(reply.status_code, reply.text) or Cause.CLIENT_ERROR
         hint = None

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from vlmscope.config import ConfigError, JudgePanelConfig, RunConfig, TrackConfig
 from vlmscope.dependencies import Dependency, MissingDependency, missing_message
 from vlmscope.hub_data import DataOrigin
-from vlmscope.runner.results import ResultConflict, check_owner, result_dir
 from vlmscope.tracks.base import Track
 from vlmscope.tracks.hub_sources import resolve_track_data
 from vlmscope.tracks.registry import UnknownTrack, build_track, track_spec
@@ -71,6 +70,10 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
                     f"{source}: {field}.options.{option}: model {model!r} is not among the "
                     f"run's models (have: {', '.join(model_names)})"
                 )
+        # imported here, not at the top: the result writer loads `datasets` (seconds), which a
+        # bad track name or option does not need to be reported
+        from vlmscope.runner.results import ResultConflict, check_owner, result_dir
+
         for model in model_names:
             try:
                 check_owner(result_dir(config.output_dir, model, track.name, config.limit), model)

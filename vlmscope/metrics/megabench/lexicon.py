@@ -24,6 +24,7 @@ from typing import Any
 
 from vlmscope.dependencies import Dependency
 from vlmscope.metrics.megabench.caches import cached
+from vlmscope.metrics.megabench.nltk_parts import nltk_module
 
 WORDNET_DIR_ENV = "VLMSCOPE_WORDNET_DIR"
 DEFAULT_WORDNET_DIR = "/usr/share/wordnet"
@@ -89,16 +90,12 @@ def lemmatize_noun(word: str) -> str:
 
 @lru_cache(maxsize=1)
 def _sentence_splitter() -> Any:
-    from nltk.tokenize.punkt import PunktSentenceTokenizer
-
-    return PunktSentenceTokenizer()
+    return nltk_module("nltk.tokenize.punkt").PunktSentenceTokenizer()
 
 
 @lru_cache(maxsize=1)
 def _word_tokenizer() -> Any:
-    from nltk.tokenize.destructive import NLTKWordTokenizer
-
-    return NLTKWordTokenizer()
+    return nltk_module("nltk.tokenize.destructive").NLTKWordTokenizer()
 
 
 def split_sentences(text: str) -> list[str]:

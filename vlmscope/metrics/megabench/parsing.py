@@ -28,6 +28,7 @@ from typing import Any
 import regex
 
 from vlmscope.literals import python_literal  # noqa: F401  (metrics read literals through here)
+from vlmscope.metrics.megabench.caches import cached
 
 SINGLE_FIELD_PARSE_TYPES = ("answer_string", "ascii_answer_string", "verbatim_answer_string")
 
@@ -45,6 +46,20 @@ _SHORT_ANSWER_START = re.compile(
 
 def literal_as_string(text: Any) -> Any:
     """Drop one level of string quotes: `"'tree'"` -> `"tree"`; anything else is returned unchanged."""
+    if isinstance(text, str):
+        return _str_literal_as_string(text)
+    return _literal_as_string(text)
+
+
+@cached
+def _str_literal_as_string(text: str) -> str:
+    """`literal_as_string` of a string, memoised: every ground truth and parsed field goes
+    through it, the same few texts again and again, and each reading compiles the text."""
+    value: str = _literal_as_string(text)
+    return value
+
+
+def _literal_as_string(text: Any) -> Any:
     try:
         value = python_literal(text)
     except (ValueError, SyntaxError):

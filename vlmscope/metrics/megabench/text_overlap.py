@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from vlmscope.metrics.megabench.nltk_parts import nltk_module
+
 
 def bleu(response: Any, target: Any) -> float:
     """sacrebleu corpus BLEU / 100 with hypothesis = target and reference = response."""
@@ -28,7 +30,8 @@ def bleu(response: Any, target: Any) -> float:
 def gleu_cn(response: Any, target: Any) -> float:
     """NLTK sentence GLEU (1-4-grams) of jieba `cut_for_search` tokens."""
     import jieba
-    from nltk.translate.gleu_score import sentence_gleu
+
+    sentence_gleu = nltk_module("nltk.translate.gleu_score").sentence_gleu
 
     if not isinstance(response, str) or not isinstance(target, str):
         return 0

@@ -23,16 +23,22 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
 from vlmscope.ratings.inputs.battles import FloatArray
 
+# scipy.stats is imported by the two functions that use it, not with this module: importing it
+# takes 1-3 s, and every board writer and track that can compare boards imports this module.
+
 
 def spearman(x: ArrayLike, y: ArrayLike) -> float:
+    from scipy import stats
+
     return float(stats.spearmanr(x, y).statistic)
 
 
 def kendall_tau(x: ArrayLike, y: ArrayLike) -> float:
+    from scipy import stats
+
     return float(stats.kendalltau(x, y).statistic)
 
 

@@ -50,6 +50,16 @@ from vlmscope.ratings.boards.board import (
     with_categories,
     with_skipped_rows,
 )
+from vlmscope.ratings.boards.names import (
+    ARENA_HARD_V01,
+    BATTLE_REFERENCES,
+    FASTCHAT,
+    FULL_BOARD,
+    SYSTEMS,
+)
+from vlmscope.ratings.boards.names import (
+    BATTLE_CATEGORIES as BATTLE_CATEGORIES,  # re-exported: its home before names.py
+)
 from vlmscope.ratings.fits._newton import _single_threaded_blas, solver_threads
 from vlmscope.ratings.fits.bootstrap import (
     BootstrapResult,
@@ -76,20 +86,13 @@ from vlmscope.ratings.inputs.board_selection import (
     collection_paused,
     select_board_battles,
 )
-from vlmscope.ratings.inputs.filters import BOARD_FILTERS, board_filter
+from vlmscope.ratings.inputs.filters import board_filter
 from vlmscope.ratings.inputs.row_checks import check_records
 
-FASTCHAT = "fastchat"
-ARENA_HARD_V01 = "arena-hard-v0.1"
-BATTLE_REFERENCES = (FASTCHAT, ARENA_HARD_V01)
-SYSTEMS = ("bt", "elo")
 REFERENCE_SEED = 42
-FULL_BOARD = "full"
 UNLABELLED = "unlabelled"
 """Key of a category board's `settings.extra`: battles left out because nobody labelled them
 for that category (`vlmscope.ratings.inputs.labels`)."""
-#: Every board filter but "full" (the top-level board itself): the category boards a board can carry.
-BATTLE_CATEGORIES: tuple[str, ...] = tuple(name for name in BOARD_FILTERS if name != FULL_BOARD)
 _BOARD_WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 

@@ -26,6 +26,12 @@ from vlmscope.ratings.boards.judged_boards import (
     arena_hard_v01_board,
     probench_board,
 )
+from vlmscope.ratings.boards.names import (
+    ARENA_HARD_V01,
+    ARENA_HARD_V2,
+    PROBENCH,
+    VERDICT_REFERENCES,
+)
 from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.ratings.inputs.verdict_battles import (
     DEFAULT_STRONG_WEIGHT,
@@ -33,11 +39,6 @@ from vlmscope.ratings.inputs.verdict_battles import (
     scores_from_verdicts,
 )
 from vlmscope.ratings.inputs.verdict_records import VerdictRecord
-
-ARENA_HARD_V01 = "arena-hard-v0.1"
-ARENA_HARD_V2 = "arena-hard-v2"
-PROBENCH = "probench"
-VERDICT_REFERENCES = (ARENA_HARD_V01, ARENA_HARD_V2, PROBENCH)
 
 
 @dataclass(frozen=True)

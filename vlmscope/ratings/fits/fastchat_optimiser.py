@@ -11,12 +11,18 @@ as a penalised sum over battle rows.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from scipy.optimize import OptimizeResult, minimize
-from scipy.special import expit
 
 from vlmscope.ratings.fits.fit_checks import check_moved
 from vlmscope.ratings.inputs.battles import FloatArray, IntArray
+
+if TYPE_CHECKING:
+    from scipy.optimize import OptimizeResult
+
+# scipy is imported by the functions that run an optimiser (1-2 s): the default solver is
+# Newton, and a command that never replays this optimiser never loads it.
 
 _SIGNS = np.array([1.0, -1.0])
 
@@ -36,6 +42,8 @@ def bt_loss_and_grad(
     alpha: float,
 ) -> tuple[float, FloatArray]:
     """Weighted soft-label log loss of Bradley-Terry and its gradient."""
+    from scipy.special import expit
+
     probs = expit(alpha * (ratings[model_a] - ratings[model_b]))
     loss = -((np.log(probs) * labels + np.log(1.0 - probs) * (1.0 - labels)) * weights).sum()
     grad = np.zeros_like(ratings)
@@ -54,6 +62,8 @@ def style_loss_and_grad(
     reg: float,
 ) -> tuple[float, FloatArray]:
     """Style-controlled log loss summed over rows plus ``reg / 2 * ||params||^2``."""
+    from scipy.special import expit
+
     ratings, coefs = params[:n_models], params[n_models:]
     probs = expit(alpha * (ratings[model_a] - ratings[model_b]) + features @ coefs)
     loss = -(np.log(probs) * labels + np.log(1.0 - probs) * (1.0 - labels)).sum()
@@ -75,6 +85,8 @@ def lbfgs_bt(
     tol: float = 1e-6,
 ) -> FloatArray:
     """FastChat ``fit_bt``: natural strengths where L-BFGS-B stops."""
+    from scipy.optimize import minimize
+
     result = minimize(
         bt_loss_and_grad,
         np.zeros(n_models),
@@ -97,6 +109,8 @@ def lbfgs_style(
     tol: float = 1e-6,
 ) -> FloatArray:
     """FastChat ``fit_contextual_bt``: ratings then coefficients where L-BFGS-B stops."""
+    from scipy.optimize import minimize
+
     result = minimize(
         style_loss_and_grad,
         np.zeros(n_models + features.shape[1]),

@@ -17,12 +17,18 @@ Non-finite inputs, or an optimiser that took no step from a start that is not op
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import OptimizeResult, minimize
-from scipy.special import expit
 
 from vlmscope.ratings.fits.fit_checks import check_moved, require_finite
+
+if TYPE_CHECKING:
+    from scipy.optimize import OptimizeResult
+
+# scipy is imported by the function that runs the optimiser (1-2 s), not with this module: the
+# boards that import it for one preset must not make every other board pay for it.
 
 FloatArray = NDArray[np.float64]
 
@@ -39,6 +45,9 @@ def fit_logistic_lbfgs(
     ``inverse_regularisation`` is sklearn's ``C``; ``None`` means ``penalty=None``. ``labels``
     are 0/1 (the references duplicate rows to express ties).
     """
+    from scipy.optimize import minimize
+    from scipy.special import expit
+
     n_rows = design.shape[0]
     require_finite(design, "design")
     require_finite(labels, "label")

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from vlmscope.ratings.inputs.arrow_arrays import bools, integers, numbers
 from vlmscope.ratings.inputs.battles import (
     STYLE_ELEMENTS_A,
     STYLE_ELEMENTS_B,
@@ -108,6 +109,37 @@ def json_block_columns(
     return checked_columns(table, style)
 
 
+def json_array_columns(data: bytes, schema: Any, style: bool) -> BattleColumns | None:
+    """The columns of a JSON array of records (`json_block_columns` for an array): parsed as
+    `{"rows": [...]}` with the rows typed by `schema`; None when it does not parse so or a row
+    could be bad (nulls of records that are not objects or lack a field are seen as bad)."""
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    wrapped = b'{"rows": ' + data + b"}"
+    rows_schema = pa.schema([("rows", pa.list_(pa.struct(list(schema))))])
+    try:
+        table = pj.read_json(
+            pa.BufferReader(wrapped),
+            read_options=pj.ReadOptions(block_size=len(wrapped) + 1),
+            parse_options=pj.ParseOptions(
+                explicit_schema=rows_schema,
+                unexpected_field_behavior="ignore",
+                newlines_in_values=True,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != 1:
+        return None
+    records = table.column("rows").combine_chunks().flatten()  # the rows of the one list
+    columns = records.flatten()  # one array per field, a null record's fields null
+    rows = pa.Table.from_arrays(columns, names=[field.name for field in records.type])
+    if rows.column("tstamp").null_count:  # absent and null read alike here
+        return None
+    return checked_columns(rows, style)
+
+
 def checked_columns(table: Any, style: bool) -> BattleColumns | None:
     """The table's columns when every row passes the checks of :func:`battle_row` (decided
     column by column); None when any row could be bad, or a column has a type the per-row
@@ -134,25 +166,31 @@ def checked_columns(table: Any, style: bool) -> BattleColumns | None:
         anony_column = table.column("anony").combine_chunks()
         if not pa.types.is_boolean(anony_column.type) or anony_column.null_count:
             return None
-        anony = anony_column.to_numpy(zero_copy_only=False)
+        anony = bools(anony_column)
     else:
         anony = np.ones(n, dtype=bool)
     if "tstamp" in names:
         tstamp = table.column("tstamp").combine_chunks()
         if not _is_number(tstamp.type) or tstamp.null_count:
             return None
-        times = tstamp.to_numpy(zero_copy_only=False).astype(np.float64)
+        times = numbers(tstamp)
         if not np.isfinite(times).all():
             return None
     else:
         times = np.full(n, np.nan)
-    blank = pc.or_(pc.utf8_is_space(a), pc.equal(pc.utf8_length(a), 0))
-    blank = pc.or_(blank, pc.or_(pc.utf8_is_space(b), pc.equal(pc.utf8_length(b), 0)))
-    if pc.any(blank).as_py() or pc.any(pc.equal(a, b)).as_py():
+    for names_column in (a, b):  # blank: empty or only whitespace
+        if (integers(pc.utf8_length(names_column)) == 0).any():
+            return None
+        if bools(pc.utf8_is_space(names_column)).any():
+            return None
+    if bools(pc.equal(a, b)).any():
         return None
-    outcome = np.full(n, np.nan)
-    for name, value in WINNER_OUTCOMES.items():
-        outcome[pc.equal(winner, name).to_numpy(zero_copy_only=False)] = value
+    encoded = winner.dictionary_encode()
+    lookup = np.array(
+        [WINNER_OUTCOMES.get(name, np.nan) for name in encoded.dictionary.to_pylist()],
+        dtype=np.float64,
+    )
+    outcome = lookup[integers(encoded.indices)] if n else np.zeros(0)
     if np.isnan(outcome).any():
         return None
     meta = table.column("conv_metadata").combine_chunks()
@@ -168,7 +206,7 @@ def checked_columns(table: Any, style: bool) -> BattleColumns | None:
         for part in parts:
             if not _is_number(part.type) or part.null_count:
                 return None
-            counts = part.to_numpy(zero_copy_only=False).astype(np.float64)
+            counts = numbers(part)
             if not (counts >= 0).all() or not np.isfinite(counts).all():
                 return None
             total += counts

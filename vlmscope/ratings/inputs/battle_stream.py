@@ -14,7 +14,8 @@ checks is used as is; a block that does not parse under that schema, or where an
 bad (a null, a blank name, a self battle, an unknown winner, a non-finite number, a negative
 count, a blank line), is read again by the per-row checks of
 :mod:`vlmscope.ratings.inputs.row_checks`, so a bad row is the same error (file, line, field) or the
-same counted skip as on the per-row path. Without pyarrow, or for a JSON array file, the per-row path runs;
+same counted skip as on the per-row path. A JSON array file is read as JSON lines once its
+records are parsed (`_json_array`). Without pyarrow the per-row path runs;
 so it does when two rows give one ``question_id`` (found on the columns), to name the repeat.
 
 One difference remains: sub-count objects (``header_count_a: {"h1": .., ...}``) are read with
@@ -32,9 +33,11 @@ from typing import Any
 import numpy as np
 
 from vlmscope.data_files import parquet_batches, parquet_file
+from vlmscope.ratings.inputs.arrow_arrays import index_array, integers
 from vlmscope.ratings.inputs.battle_columns import (
     BattleColumns,
     checked_columns,
+    json_array_columns,
     json_block_columns,
     json_block_per_row,
     json_schema,
@@ -161,7 +164,7 @@ def read_board_battles(
             _select(parts, style), _in_reason_order(skipped), first, _row_count(parts)
         )
     if head.lstrip().startswith(b"["):
-        return _per_row(path, style, skip_bad_rows)
+        return _json_array(path, style, skip_bad_rows)
     schema = json_schema()
     parts = []
     skipped = Counter()
@@ -207,6 +210,19 @@ def _repeats(parts: list[BattleColumns]) -> bool:
     return bool(pc.count_distinct(ids).as_py() != present)
 
 
+def _json_array(path: Path, style: bool, skip_bad_rows: bool) -> StreamedBattles:
+    """A JSON array (FastChat's clean-battle files), read by the same arrow JSON parser and
+    schema as JSON lines: the array is parsed as the one field of one object (the records a
+    list of the schema's rows, other fields ignored), and the rows' columns get the same
+    vectorised checks. Anything those cannot take (a bad row, a record that is not an object,
+    NaN, which the parser refuses, a repeated ``question_id``) reads the file again on the
+    per-row path, whose errors name the index in the array."""
+    fast = json_array_columns(path.read_bytes(), json_schema(), style)
+    if fast is not None and len(fast.outcome) and not _repeats([fast]):
+        return StreamedBattles(_select([fast], style), {}, {}, _row_count([fast]))
+    return _per_row(path, style, skip_bad_rows)
+
+
 def _in_reason_order(skipped: Counter[str]) -> dict[str, int]:
     order = {reason: i for i, reason in enumerate(SKIP_REASONS)}
     return dict(sorted(skipped.items(), key=lambda item: order.get(item[0], len(order))))
@@ -246,9 +262,10 @@ def _select(parts: list[BattleColumns], style: bool) -> Battles:
     keep = np.argsort(tstamp, kind="stable")
     keep = keep[anony[keep]]
     n = len(keep)
-    names = pa.chunked_array(a.take(pa.array(keep)).chunks + b.take(pa.array(keep)).chunks)
+    positions = index_array(keep)
+    names = pa.chunked_array(a.take(positions).chunks + b.take(positions).chunks)
     encoded = names.combine_chunks().dictionary_encode()
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp)
+    codes = integers(encoded.indices).astype(np.intp)
     models = tuple(encoded.dictionary.to_pylist())
     use_style = style and n > 0 and all(p.style is not None for p in parts)
     counts = (

@@ -13,10 +13,12 @@ This is the driver of TIGER-AI-Lab/MEGA-Bench `megabench/evaluation_processor.py
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -88,8 +90,16 @@ def default_query_scorer() -> QueryScorer:
 
 
 def decode_literal(value: Any) -> Any:
-    """Dataset columns hold Python literals (never JSON); already-decoded values pass through."""
-    return python_literal(value) if isinstance(value, str) else value
+    """Dataset columns hold Python literals (never JSON); already-decoded values pass through.
+
+    A task's samples repeat the same `metric_info` (and often the same `eval_context`) text:
+    each text is read once and every caller gets its own copy (callers may change it)."""
+    return copy.deepcopy(_read_literal(value)) if isinstance(value, str) else value
+
+
+@lru_cache(maxsize=4096)
+def _read_literal(text: str) -> Any:
+    return python_literal(text)
 
 
 def samples_by_task(samples: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
