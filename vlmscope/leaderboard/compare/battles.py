@@ -24,7 +24,7 @@ from vlmscope.leaderboard.compare.pairs import (
     PairComparison,
     PairedNumber,
 )
-from vlmscope.leaderboard.compare.source import board_details
+from vlmscope.leaderboard.compare.source import board_details, board_holding
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.ratings.boards.head_to_head import NoForecast, battle_fit, head_to_head
 from vlmscope.stats.intervals import Interval, interval_of
@@ -42,13 +42,7 @@ def compare_battles(
     store: ResultStore, track: str, models: Sequence[str], *, rounds: int, seed: int
 ) -> Compared:
     """Every pair of `models` (in order) on the track's human-vote board, and notes."""
-    record = store.boards.get(track)
-    if record is None:
-        raise ValueError("the results hold no board for this track")
-    board = record.board
-    absent = [m for m in models if m not in board.models]
-    if absent:
-        raise ValueError(f"not on the board: {', '.join(absent)}")
+    board = board_holding(store, track, models, "board")
     style = board.settings.style_control
     columns = ["model_a", "model_b", "winner"] + (["record"] if style else [])
     rows = board_details(store, track, columns)

@@ -26,7 +26,7 @@ from vlmscope.leaderboard.compare.pairs import (
     PairComparison,
     PairedNumber,
 )
-from vlmscope.leaderboard.compare.source import board_details
+from vlmscope.leaderboard.compare.source import board_details, board_holding
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.ratings.boards.head_to_head import NoForecast, head_to_head, verdict_fit
@@ -43,13 +43,7 @@ METHOD = (
 
 def compare_judged(store: ResultStore, track: str, models: Sequence[str], **_: Any) -> Compared:
     """Every pair of `models` (in order) on the track's joint board, notes, missing prompts."""
-    record = store.boards.get(track)
-    if record is None:
-        raise ValueError("the results hold no joint board for this track")
-    board = record.board
-    absent = [m for m in models if m not in board.models]
-    if absent:
-        raise ValueError(f"not on the track's joint board: {', '.join(absent)}")
+    board = board_holding(store, track, models, "joint board")
     records = [
         verdict_record_from_dict(r["record"]) for r in board_details(store, track, ["record"])
     ]

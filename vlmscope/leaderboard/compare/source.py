@@ -14,6 +14,7 @@ from typing import Any
 from vlmscope.leaderboard.load import read_config_columns
 from vlmscope.leaderboard.records import json_object
 from vlmscope.leaderboard.result_store import ResultStore
+from vlmscope.ratings.boards.board import RatingBoard
 
 JSON_COLUMNS = ("scores", "meta", "extra", "record")
 
@@ -33,6 +34,18 @@ def model_columns(
     folder = store.summary(track, model).folder
     found = read_config_columns(store.location, folder, "details", columns)
     return {c: json_objects(v) if c in JSON_COLUMNS else v for c, v in found.items()}
+
+
+def board_holding(store: ResultStore, track: str, models: Sequence[str], what: str) -> RatingBoard:
+    """The track's board (`what` names it in errors), refused when it misses any of `models`:
+    a comparison read off a board that lacks a model would compare nothing."""
+    record = store.boards.get(track)
+    if record is None:
+        raise ValueError(f"the results hold no {what} for this track")
+    absent = [m for m in models if m not in record.board.models]
+    if absent:
+        raise ValueError(f"not on the {what}: {', '.join(absent)}")
+    return record.board
 
 
 def board_details(store: ResultStore, track: str, columns: Sequence[str]) -> list[dict[str, Any]]:
