@@ -14,10 +14,11 @@ request is printed too: when achieved < ideal, it says whether the client ran ou
     python benchmarks/api_concurrency.py [--latency-ms 50] [--concurrency 1 2 4 ... 64] [--rounds 30]
 
 The backend talks to such a URL through its lean HTTP client (`vlmscope.models.http_lean`);
-`--against-httpx` also times it through httpx (the client it uses behind a proxy) at each
-concurrency, in the same run, for the ratio between the two. The bare-socket peer's CPU per
-request is printed beside the backend's: on loopback much of both is the kernel's (each send
-runs the TCP stack), which no client can avoid.
+`--transport lean httpx aiohttp` times the same backend through each of them in turn at every
+concurrency, in the same run (httpx is what it uses behind a proxy; aiohttp, plugged in by
+`aiohttp_transport.py`, is the maintained library it would otherwise use): repeat a name for
+A B A B rounds. The bare-socket peer's CPU per request is printed beside the backend's: on
+loopback much of both is the kernel's (each send runs the TCP stack), which no client can avoid.
 
 With `--images N`, every request carries N photo-sized images (`--image-side`, larger than the
 default budget's 1000 px, so each is decoded, resized and base64-encoded before it is sent):
@@ -54,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tests.servers import OpenAIStub, RateLimited  # noqa: E402
 from vlmscope.config import OpenAIModelConfig  # noqa: E402
@@ -71,27 +73,31 @@ def requests_per_second(
     count: int,
     images: tuple[bytes, ...] = (),
     *,
-    through_httpx: bool = False,
+    transport: str = "lean",
 ) -> tuple[float, float]:
-    """Requests/s and client CPU ms/request for `count` requests, after a warm-up round;
-    `through_httpx` makes the backend use httpx instead of its lean client."""
+    """Requests/s and client CPU ms/request for `count` requests, after a warm-up round,
+    with the backend sending through `transport`: its lean client, httpx or aiohttp."""
     lean = openai_compat.lean_client_for
-    if through_httpx:
+    if transport == "httpx":
         openai_compat.lean_client_for = lambda url: False  # type: ignore[assignment]
     try:
-        return _requests_per_second(base_url, concurrency, count, images)
+        return _requests_per_second(base_url, concurrency, count, images, transport)
     finally:
         openai_compat.lean_client_for = lean  # type: ignore[assignment]
 
 
 def _requests_per_second(
-    base_url: str, concurrency: int, count: int, images: tuple[bytes, ...]
+    base_url: str, concurrency: int, count: int, images: tuple[bytes, ...], transport: str
 ) -> tuple[float, float]:
     config = OpenAIModelConfig(
         backend="openai", name="bench", base_url=base_url, model="bench", concurrency=concurrency
     )
     commits: list[int] = []
     with OpenAIBackend(config) as backend:
+        if transport == "aiohttp":  # aiohttp comes with `datasets` (fsspec's http)
+            from aiohttp_transport import AiohttpClient
+
+            backend._client = AiohttpClient(base_url, connections=concurrency)  # type: ignore[assignment]
         backend.generate(prompts(concurrency, "warm-up", images))  # opens the connections
         batch = prompts(count, "timed", images)
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -262,7 +268,11 @@ def main() -> None:
     parser.add_argument("--images", type=int, default=0, help="images per request")
     parser.add_argument("--image-side", type=int, default=1600, help="their width in pixels")
     parser.add_argument(
-        "--against-httpx", action="store_true", help="also time the backend through httpx"
+        "--transport",
+        nargs="+",
+        choices=("lean", "httpx", "aiohttp"),
+        default=["lean"],
+        help="time the backend through each of these, in turn at each concurrency",
     )
     limited = parser.add_argument_group("rate-limited mode")
     limited.add_argument("--server-max-in-flight", type=int, metavar="N")
@@ -304,36 +314,40 @@ def main() -> None:
         images = photo_images(args.images, args.image_side)
         if images:
             print(f"{len(images)} image(s) of {args.image_side} px a request")
-        baseline, baseline_cpu = requests_per_second(base_url, 1, max(20, args.rounds), images)
-        print(f"one at a time: {baseline:.1f} req/s (ideal {1 / latency_s:.1f}, "
-              f"ratio {baseline * latency_s:.2f}, client CPU {baseline_cpu:.2f} ms/request)")  # fmt: skip
-        print(f"{'C':>4} {'requests':>8} {'req/s':>8} {'ideal':>8} {'ratio':>6} {'vs one':>7} "
-              f"{'peer req/s':>10} {'vs peer':>7} {'CPU ms/req':>10} {'peer CPU':>8} "
-              f"{'max in flight':>13}" + (f" {'httpx req/s':>11} {'httpx CPU':>9} "
-              f"{'vs httpx':>8}" if args.against_httpx else ""))  # fmt: skip
-        worst_ratio, worst_cpu = (math.inf, 0), (0.0, 0)
+        baseline, baseline_cpu = requests_per_second(
+            base_url, 1, max(20, args.rounds), images, transport=args.transport[0]
+        )
+        print(f"one at a time ({args.transport[0]}): {baseline:.1f} req/s (ideal "
+              f"{1 / latency_s:.1f}, ratio {baseline * latency_s:.2f}, client CPU "
+              f"{baseline_cpu:.2f} ms/request)")  # fmt: skip
+        print(f"{'C':>4} {'transport':>9} {'requests':>8} {'req/s':>8} {'ideal':>8} {'ratio':>6} "
+              f"{'vs one':>7} {'peer req/s':>10} {'vs peer':>7} {'CPU ms/req':>10} "
+              f"{'peer CPU':>8} {'max in flight':>13}")  # fmt: skip
+        worst: dict[str, tuple[tuple[float, int], tuple[float, int]]] = {}
         for concurrency in args.concurrency:
-            ours.send("stats")
-            ours.recv()  # reset the server's high-water mark
             count = args.rounds * concurrency
-            rate, cpu_ms = requests_per_second(base_url, concurrency, count, images)
-            ours.send("stats")
-            max_in_flight = ours.recv()
-            peer, peer_cpu = raw_socket_rate(base_url, concurrency, count, images)
             ideal = concurrency / latency_s
-            line = (f"{concurrency:>4} {count:>8} {rate:>8.1f} {ideal:>8.1f} "
-                    f"{rate / ideal:>6.2f} {rate / baseline:>6.1f}x {peer:>10.1f} "
-                    f"{rate / peer:>7.2f} {cpu_ms:>10.2f} {peer_cpu:>8.2f} {max_in_flight:>13}")  # fmt: skip
-            if args.against_httpx:
-                other, other_cpu = requests_per_second(
-                    base_url, concurrency, count, images, through_httpx=True
+            peer, peer_cpu = raw_socket_rate(base_url, concurrency, count, images)
+            for transport in args.transport:
+                ours.send("stats")
+                ours.recv()  # reset the server's high-water mark
+                rate, cpu_ms = requests_per_second(
+                    base_url, concurrency, count, images, transport=transport
                 )
-                line += f" {other:>11.1f} {other_cpu:>9.2f} {rate / other:>7.2f}x"
-            print(line)
-            worst_ratio = min(worst_ratio, (rate / ideal, concurrency))
-            worst_cpu = max(worst_cpu, (cpu_ms, concurrency))
-        print(f"lowest ratio to ideal {worst_ratio[0]:.2f} (C={worst_ratio[1]}, goal >= 0.9); "
-              f"most client CPU {worst_cpu[0]:.2f} ms/request (C={worst_cpu[1]}, goal < 0.5)")  # fmt: skip
+                ours.send("stats")
+                max_in_flight = ours.recv()
+                print(f"{concurrency:>4} {transport:>9} {count:>8} {rate:>8.1f} {ideal:>8.1f} "
+                      f"{rate / ideal:>6.2f} {rate / baseline:>6.1f}x {peer:>10.1f} "
+                      f"{rate / peer:>7.2f} {cpu_ms:>10.2f} {peer_cpu:>8.2f} "
+                      f"{max_in_flight:>13}")  # fmt: skip
+                ratio, cpu = worst.get(transport, ((math.inf, 0), (0.0, 0)))
+                worst[transport] = (
+                    min(ratio, (rate / ideal, concurrency)),
+                    max(cpu, (cpu_ms, concurrency)),
+                )
+        for transport, ((ratio, at), (cpu, cpu_at)) in worst.items():
+            print(f"{transport}: lowest ratio to ideal {ratio:.2f} (C={at}, goal >= 0.9); "
+                  f"most client CPU {cpu:.2f} ms/request (C={cpu_at}, goal < 0.5)")  # fmt: skip
     finally:
         ours.send("stop")
         server.join(timeout=5)
