@@ -91,6 +91,7 @@ def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
     config = HFModelConfig(
         backend="hf", name="bench", path=str(path), batch_size=args.batch_size, dtype=args.dtype,
         device_map=args.device, max_new_tokens=args.max_new_tokens, **ENGINES[engine],
+        **({"prefill_images": args.prefill_images} if args.prefill_images else {}),
     )  # fmt: skip
     batched = HFBackend(config)
     single = batched.with_batch_size(1)
@@ -156,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:0, ...")
     parser.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
+    parser.add_argument(
+        "--prefill-images",
+        type=int,
+        help="slots engine: images per prefill group (default: the model config's)",
+    )
     parser.add_argument("--profile", action="store_true", help="where the reference's time goes")
     parser.add_argument(
         "--allow-mismatch", action="store_true",
