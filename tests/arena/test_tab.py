@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -24,19 +22,12 @@ from vlmscope.arena.view import FAILED, reveal_note, transcript
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.result_store import ResultStore
 
-SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
-
 
 @pytest.fixture(scope="module")
-def space() -> Iterator[tuple[ModuleType, ModuleType]]:
-    sys.path.insert(0, str(SPACE))
-    try:
-        import app
-        import arena_tab
+def space() -> tuple[ModuleType, ModuleType]:
+    from vlmscope.cli.space import app, arena_tab
 
-        yield app, arena_tab
-    finally:
-        sys.path.remove(str(SPACE))
+    return app, arena_tab
 
 
 def _labels(demo: object) -> list[object]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -56,7 +55,6 @@ from vlmscope.runner.results import (
 )
 from vlmscope.tracks.base import Sample, Scored
 
-SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
 MB = 2**20
 PAYLOAD = "<script>window.__pwned=1</script><img src=x onerror=window.__pwned=1>"
 LINK = "[click me](javascript:window.__pwned=1)"
@@ -214,11 +212,8 @@ def test_path_like_metadata_rebuilds_no_prompt(store: ResultStore) -> None:
 
 def test_the_space_builds_with_only_escaped_markup(store: ResultStore) -> None:
     gr = pytest.importorskip("gradio")
-    sys.path.insert(0, str(SPACE))  # the Space imports its sibling modules, as `python app.py`
-    try:
-        import app
-    finally:
-        sys.path.remove(str(SPACE))
+    from vlmscope.cli.space import app
+
     demo = app.build_app(store)
     blocks = list(demo.blocks.values())
     markdown = [b.value for b in blocks if isinstance(b, gr.Markdown | gr.HTML)]

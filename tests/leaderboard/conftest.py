@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -12,8 +10,6 @@ import pytest
 from tests.leaderboard import broken, fabricate
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.result_store import ResultStore
-
-SPACE = Path(__file__).resolve().parents[2] / "leaderboard_space"
 
 
 @pytest.fixture(scope="session")
@@ -44,15 +40,8 @@ def degraded_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def space_app() -> Iterator[tuple[ModuleType, ModuleType, ModuleType]]:
-    """The Space's `app`, `track_pages` and `sample_page` modules, imported as `python app.py`
-    imports them (its folder on `sys.path`)."""
-    sys.path.insert(0, str(SPACE))
-    try:
-        import app
-        import sample_page
-        import track_pages
+def space_app() -> tuple[ModuleType, ModuleType, ModuleType]:
+    """The Space's `app`, `track_pages` and `sample_page` modules (shipped in the package)."""
+    from vlmscope.cli.space import app, sample_page, track_pages
 
-        yield app, track_pages, sample_page
-    finally:
-        sys.path.remove(str(SPACE))
+    return app, track_pages, sample_page

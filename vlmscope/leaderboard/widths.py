@@ -7,7 +7,7 @@ title (titles wrap between words and after a hyphen, never inside a word), and o
 the length of a number, the first column's name up to `FIRST_CHARS`, and a text's longest word
 up to `TEXT_CHARS` (a longer one, a config hash, breaks over lines). The shares are set so the
 table fits `REFERENCE_PX`, the width of a table on a 1280 px wide window; on a wider window
-every column grows with it. The Space's stylesheet (`leaderboard_space/app.py`) sets the font
+every column grows with it. The Space's stylesheet (`vlmscope/cli/space/app.py`) sets the font
 these sizes assume and lets titles and cells wrap.
 """
 

@@ -45,7 +45,7 @@ class TrackSpec:
     """Imports the track's module and returns its class (called on first use)."""
     page: str = "generic"
     """The name of the Space page that lays the track out. The Space keeps its pages by name
-    (`leaderboard_space/track_pages.py`, `PAGES`); a name it does not hold gets the generic
+    (`vlmscope/cli/space/track_pages.py`, `PAGES`); a name it does not hold gets the generic
     table of headline numbers, so a track never waits on the Space to be shown."""
     comparison: str = "generic"
     """How `vlmscope compare` pairs two models' results: the name of a comparison of

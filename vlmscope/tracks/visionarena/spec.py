@@ -1,6 +1,6 @@
 """VisionArena-Bench's registration: title and Space page.
 
-Its page is the VisionArena page (`leaderboard_space/track_pages.py`): the joint board against
+Its page is the VisionArena page (`vlmscope/cli/space/track_pages.py`): the joint board against
 the anchor, and the agreement with the human-vote board of `vlmscope visionarena leaderboard`
 when the results hold one (that board, not a track of the runner, gets the same page by its
 content)."""

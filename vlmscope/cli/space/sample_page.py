@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import gradio as gr
-from widgets import gallery, table, text
 
+from vlmscope.cli.space.widgets import gallery, table, text
 from vlmscope.leaderboard import browsed_samples as sv
 from vlmscope.leaderboard.result_store import ResultStore, UnknownRun, UnreadableDetails
 from vlmscope.leaderboard.safe_html import as_text

@@ -14,9 +14,9 @@ from typing import Any
 
 import gradio as gr
 import pandas as pd
-from judge_sections import consistency_section
-from widgets import dom_id, gallery, table, text, update_table
 
+from vlmscope.cli.space.judge_sections import consistency_section
+from vlmscope.cli.space.widgets import dom_id, gallery, table, text, update_table
 from vlmscope.leaderboard import visionarena_battles as vbt
 from vlmscope.leaderboard import visionarena_bench_view as vbench
 from vlmscope.leaderboard import visionarena_view as va

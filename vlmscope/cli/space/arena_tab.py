@@ -18,7 +18,6 @@ from functools import partial
 from typing import Any
 
 import gradio as gr
-from widgets import table, update_table
 
 from vlmscope.arena.battles import VOTES, Battle
 from vlmscope.arena.build import build_arena, hub_pusher
@@ -35,6 +34,7 @@ from vlmscope.arena.view import (
     votes_note,
 )
 from vlmscope.arena.vote_store import StoreFailed
+from vlmscope.cli.space.widgets import table, update_table
 from vlmscope.leaderboard.rating_view import OVERALL, RATING_COLUMNS
 from vlmscope.leaderboard.safe_html import markdown_literal
 

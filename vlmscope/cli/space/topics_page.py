@@ -14,8 +14,8 @@ from typing import Any
 
 import gradio as gr
 import plotly.graph_objects as go
-from widgets import table, update_table
 
+from vlmscope.cli.space.widgets import table, update_table
 from vlmscope.leaderboard.result_store import Problem
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.topic_charts import cluster_bars, topic_map

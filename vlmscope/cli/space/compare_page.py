@@ -22,8 +22,8 @@ from typing import Any
 
 import gradio as gr
 import pandas as pd
-from widgets import gallery, table, text, update_table
 
+from vlmscope.cli.space.widgets import gallery, table, text, update_table
 from vlmscope.leaderboard.compare import side_by_side as sbs
 from vlmscope.leaderboard.compare.frames import list_frame, matrix_frame, numbers_frame
 from vlmscope.leaderboard.compare.pairs import TrackComparison

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 import gradio as gr
-from widgets import dom_id, table
 
+from vlmscope.cli.space.widgets import dom_id, table
 from vlmscope.leaderboard import judge_view, ledger_view
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.ratings.boards.board import RatingBoard

@@ -18,10 +18,10 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 import plotly.graph_objects as go
-from judge_sections import consistency_section
-from visionarena_page import visionarena_tab
-from widgets import bind, chart_and_table, dom_id, table, update_table
 
+from vlmscope.cli.space.judge_sections import consistency_section
+from vlmscope.cli.space.visionarena_page import visionarena_tab
+from vlmscope.cli.space.widgets import bind, chart_and_table, dom_id, table, update_table
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import probench_view as pb
 from vlmscope.leaderboard import simplevqa_view as svqa
