@@ -211,7 +211,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_subparser(subparsers: Any) -> None:
     """`vlmscope cache salvage SRC DST`."""
-    cache = subparsers.add_parser("cache", help="repair the response cache")
+    cache = subparsers.add_parser(
+        "cache",
+        help="repair the response cache",
+        description="Repair a run's response cache (OUTPUT_DIR/cache.sqlite): `salvage` copies "
+        "every readable answer and judgment of a damaged cache into a new one.",
+    )
     actions = cache.add_subparsers(dest="cache_command", required=True, metavar="ACTION")
     parser = actions.add_parser(
         "salvage", help="copy the readable rows of a damaged cache", description=DESCRIPTION

@@ -20,6 +20,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from vlmscope import __version__
 from vlmscope.input_errors import DEBUG_FLAG, DEBUG_HELP, guarded, take_debug_flag
 
 # The top-level command each module adds with its `add_subparser(subparsers)` (checked by
@@ -35,12 +36,18 @@ _COMMAND_MODULES = {
     "arena": "vlmscope.cli.arena",
     "compare": "vlmscope.cli.compare",
     "cache": "vlmscope.cache_salvage",
+    "demo": "vlmscope.cli.demo",
+    "space": "vlmscope.cli.space.command",
+    "publish": "vlmscope.cli.publish",
 }
 _SUBCOMMANDS = tuple(_COMMAND_MODULES.values())
 
 
 def _modules_for(argv: Sequence[str]) -> tuple[str, ...]:
-    """Only the module of the command named first in `argv`, when it is known; else all."""
+    """Only the module of the command named first in `argv`, when it is known; none for
+    `--version`; else all."""
+    if argv and argv[0] == "--version":
+        return ()
     module = _COMMAND_MODULES.get(argv[0], "") if argv else ""
     return (module,) if module in _SUBCOMMANDS else _SUBCOMMANDS
 
@@ -51,6 +58,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="vlmscope",
         description="Evaluate vision-language models on MEGA-Bench, ProBench, SimpleVQA and VisionArena.",
     )
+    parser.add_argument("--version", action="version", version=f"vlmscope {__version__}")
     parser.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name in _SUBCOMMANDS if argv is None else _modules_for(argv):

@@ -29,7 +29,13 @@ def add_subparser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="arena_command", required=True, metavar="COMMAND")
-    export = commands.add_parser("export", help="write the votes as a Battle folder")
+    export = commands.add_parser(
+        "export",
+        help="write the votes as a Battle folder",
+        description="Write every vote of the arena's store as a VisionArena-Battle folder: "
+        "battles.jsonl and an image folder, or the Hub parquet layout with the images inside. "
+        "`vlmscope visionarena leaderboard OUT_DIR` rates it.",
+    )
     export.add_argument("config", type=Path, metavar="CONFIG", help="the arena's YAML config")
     export.add_argument("out", type=Path, metavar="OUT_DIR", help="folder to write")
     export.add_argument(
@@ -46,7 +52,12 @@ def add_subparser(subparsers: Any) -> None:
         "VisionArena-Chat rows, one per side",
     )
     export.set_defaults(func=handle_arena)
-    push = commands.add_parser("push", help="push full batches of votes to the Hub repo")
+    push = commands.add_parser(
+        "push",
+        help="push full batches of votes to the Hub repo",
+        description="Upload the full batches of votes (store.push_every each) not yet on the "
+        "config's store.hub_repo, each batch once; a partial batch waits for more votes.",
+    )
     push.add_argument("config", type=Path, metavar="CONFIG", help="the arena's YAML config")
     push.set_defaults(func=handle_arena)
 

@@ -47,7 +47,14 @@ _SUBCOMMANDS = (_add_score_cases, add_score, add_summarize, add_bootstrap)
 
 def add_subparser(subparsers: Any) -> None:
     """Add the `megabench` command group to the top-level `vlmscope` parser."""
-    parser = subparsers.add_parser("megabench", help="MEGA-Bench scoring tools")
+    parser = subparsers.add_parser(
+        "megabench",
+        help="MEGA-Bench scoring tools",
+        description="MEGA-Bench's scoring without a model: score responses another tool wrote "
+        "into the official files, summarize task results (Core, Open, keyword and single-image "
+        "breakdowns), bootstrap the Core score's spread, and check the metrics against the "
+        "golden cases.",
+    )
     sub = parser.add_subparsers(dest="megabench_command", required=True, metavar="SUBCOMMAND")
     for add in _SUBCOMMANDS:
         add(sub)

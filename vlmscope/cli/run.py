@@ -17,6 +17,7 @@ from vlmscope.cli.run_extras import (
     report_ledger,
     write_run_config,
 )
+from vlmscope.shipped_configs import config_path
 
 if TYPE_CHECKING:
     from vlmscope.config import RunConfig
@@ -32,8 +33,12 @@ run resumes where it stopped.
 """
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, type=Path, help="YAML run config (see configs/)")
+def add_arguments(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
+    """The run's options; `config=False` leaves out `--config` (`vlmscope demo` names its own)."""
+    if config:
+        parser.add_argument(
+            "--config", required=True, type=Path, help="YAML run config (see configs/)"
+        )
     parser.add_argument(
         "--limit",
         type=int,
@@ -84,8 +89,11 @@ def add_subparser(subparsers: Any) -> None:
 def config_from_args(args: argparse.Namespace) -> RunConfig:
     from vlmscope.config import load_config
 
+    path, note = config_path(args.config)
+    if note:
+        print(note, file=sys.stderr)
     config = load_config(
-        args.config,
+        path,
         {
             "limit": args.limit,
             "output_dir": args.output_dir,
@@ -129,9 +137,9 @@ def handle(args: argparse.Namespace) -> int:
     from vlmscope.runner.plan import plan_tracks
 
     plan_tracks(config, source=str(args.config))
+    from vlmscope.cli.publish import publish
     from vlmscope.runner.budget import BudgetReached
     from vlmscope.runner.loop import run
-    from vlmscope.runner.publish import push_to_hub
     from vlmscope.runner.results import limited_name
     from vlmscope.runner.table import format_table
 
@@ -149,12 +157,8 @@ def handle(args: argparse.Namespace) -> int:
         print(
             f"\nresults: {config.output_dir}/<model>/{limited_name('<track>', config.limit)}/ "
             "(details + summary datasets)\n"
-            f"next: VLMSCOPE_RESULTS_DIR={config.output_dir} python leaderboard_space/app.py"
-            "   # browse them at http://127.0.0.1:7860"
+            f"next: vlmscope space {config.output_dir}   # browse them at http://127.0.0.1:7860"
         )
-        if config.push_to_hub:
-            push_to_hub(config.output_dir, config.push_to_hub)
-            print(f"pushed {config.output_dir} to {config.push_to_hub}")
         write_text_atomic(
             Path(config.output_dir) / "run_report.json",
             json.dumps(
@@ -171,4 +175,6 @@ def handle(args: argparse.Namespace) -> int:
             ),
         )
         write_run_config(config)
+        if config.push_to_hub:  # the results are saved first: a failed push loses nothing
+            return publish(Path(config.output_dir), config.push_to_hub)
     return 0

@@ -12,6 +12,7 @@ writes to it.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -181,11 +182,14 @@ def overview_tab(store: ResultStore) -> None:
         )
 
 
-def main() -> None:
-    store = ResultStore(location_from_env(os.environ))
-    # host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (a Space sets them)
-    build_app(store, arena_from_env(os.environ)).launch(
-        theme=THEME, css=CSS, ssr_mode=False, show_error=True
+def main(environ: Mapping[str, str] | None = None, **launch: Any) -> None:
+    """Serve the Space over the results `environ` names (default: the process environment);
+    host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (a Space sets them) unless
+    `launch` gives `server_name` / `server_port`."""
+    environ = os.environ if environ is None else environ
+    store = ResultStore(location_from_env(environ))
+    build_app(store, arena_from_env(environ)).launch(
+        theme=THEME, css=CSS, ssr_mode=False, show_error=True, **launch
     )
 
 
