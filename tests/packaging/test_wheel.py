@@ -1,4 +1,5 @@
-"""An installed wheel works without the repository: the demo, a builder export, the result store.
+"""An installed wheel works without the repository: `vlmscope demo` then `vlmscope space` in an
+empty folder, a README command naming `configs/`, a builder export, the result store.
 
 The wheel is built from a copy of the package's sources (so no `build/` folder in the checkout
 leaks old files into it) and installed with `--no-deps` into a fresh venv in a temporary folder
@@ -19,10 +20,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
+from urllib.request import urlopen
 
 import pyarrow.parquet as pq
 import pytest
@@ -125,6 +129,36 @@ def installed(
     return python, work, env
 
 
+def served_page(command: Path, work: Path, env: dict[str, str]) -> str:
+    """`vlmscope space results/demo` started in `work`: the app's config (every component
+    with its value, as the page receives it), read over HTTP once the server answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = work / "space.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [str(command), "space", "results/demo", "--port", str(port)],
+            cwd=work,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + TIMEOUT_S
+        while True:
+            try:
+                with urlopen(f"http://127.0.0.1:{port}/config", timeout=5) as reply:
+                    return str(reply.read().decode("utf-8"))
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"vlmscope space did not serve: {log.read_text()[-3000:]}")
+                time.sleep(0.5)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def test_the_installed_package_is_the_wheel_not_the_checkout(
     installed: tuple[Path, Path, dict[str, str]],
 ) -> None:
@@ -142,13 +176,16 @@ def test_demo_export_and_store_run_from_the_wheel(
     installed: tuple[Path, Path, dict[str, str]],
 ) -> None:
     python, work, env = installed
-    shutil.copy2(ROOT / "configs" / "demo.yaml", work / "demo.yaml")
-    (work / "configs").mkdir(exist_ok=True)  # the demo's example prices, named from the cwd
-    shutil.copy2(ROOT / "configs" / "pricing_example.yaml", work / "configs")
-    # the console script the wheel installs; the samples and prompts come from the wheel
-    run([str(python.parent / "vlmscope"), "run", "--config", "demo.yaml"], cwd=work, env=env)
+    assert not (work / "configs").exists()
+    # the console script the wheel installs; the config, samples and prompts come from the wheel
+    out = run([str(python.parent / "vlmscope"), "demo"], cwd=work, env=env)
     results = work / "results" / "demo"
     assert (results / "run_report.json").is_file()
+    assert "next: vlmscope space results/demo" in out
+    # a README command naming configs/ reads the shipped config where there is no checkout
+    run([str(python.parent / "vlmscope"), "run", "--config", "configs/demo.yaml", "--tracks"]
+        + ["simplevqa", "--output-dir", "readme_run"], cwd=work, env=env)  # fmt: skip
+    assert (work / "readme_run" / "oracle" / "simplevqa" / "summary").is_dir()
 
     # a builder's command line, then its export read back by `datasets`
     sample = run(
@@ -192,7 +229,12 @@ def test_demo_export_and_store_run_from_the_wheel(
     assert set(store["tracks"]) >= {"megabench", "simplevqa", "probench", "visionarena_bench"}
     assert all(set(models) >= {"oracle", "tiny-llava"} for models in store["tracks"].values())
 
-    # the Space itself, as a Space repo holds it: leaderboard_space/ beside the installed wheel
+    # the Space as `vlmscope space` serves it, from the wheel, over the demo's results
+    page = served_page(python.parent / "vlmscope", work, env)
+    for shown in ("oracle", "tiny-llava", "MEGA-Bench", "SimpleVQA", "ProBench"):
+        assert shown in page, shown
+
+    # the Space as a Space repo holds it: leaderboard_space/ beside the installed wheel
     shutil.copytree(ROOT / "leaderboard_space", work / "space")
     script = (
         "import os, sys\n"
