@@ -28,7 +28,7 @@ import pytest
 
 from tests.leaderboard.fabricate import track_result
 from vlmscope.leaderboard import browsed_samples as sv
-from vlmscope.leaderboard.charts import rating_bars
+from vlmscope.leaderboard.charts import rating_points
 from vlmscope.leaderboard.load import ResultsLocation, find_result_folders
 from vlmscope.leaderboard.long_values import shown
 from vlmscope.leaderboard.overview import overview_frame
@@ -170,7 +170,7 @@ def test_chart_labels_and_notes_are_escaped(store: ResultStore) -> None:
     record = store.boards[HOSTILE_TRACK]
     title = track_title(HOSTILE_TRACK)
     view = board_view(record.board)
-    figure = rating_bars(ratings_of(view), view_label(title, OVERALL, False, view))
+    figure = rating_points(ratings_of(view), view_label(title, OVERALL, False, view))
     labels = list(figure.data[0].x)
     assert html.escape(HOSTILE_MODEL, quote=False) in labels
     assert all(_no_tags(label) for label in [*labels, figure.layout.title.text])

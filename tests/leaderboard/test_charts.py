@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import simplevqa_view as svqa
-from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_bars
+from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_points
 from vlmscope.leaderboard.rating_view import rating_frame, ratings_of
 from vlmscope.leaderboard.records import by_model
 from vlmscope.leaderboard.result_store import ResultStore
@@ -25,14 +25,20 @@ def test_radar_has_one_closed_polygon_per_model_and_escaped_labels(store: Result
     assert not any("<" in label for label in names_and_labels)
 
 
-def test_rating_bars_carry_the_boards_asymmetric_intervals(store: ResultStore) -> None:
+def test_ratings_are_points_with_the_boards_asymmetric_intervals(store: ResultStore) -> None:
+    """FastChat's form: a point per model with whiskers, no bar whose height (from an axis that
+    starts wherever) would read as a ratio of ratings."""
     board = store.boards["visionarena"].board
     ratings = ratings_of(board)
-    bar = rating_bars(ratings, "x").data[0]
-    assert list(bar.x) == list(ratings) and bar.y[0] == max(r.rating for r in ratings.values())
-    assert list(bar.error_y.array) == [r.upper - r.rating for r in ratings.values()]
-    assert list(bar.error_y.arrayminus) == [r.rating - r.lower for r in ratings.values()]
-    assert min(bar.error_y.arrayminus) >= 0 and min(bar.error_y.array) >= 0
+    figure = rating_points(ratings, "x")
+    (points,) = figure.data
+    assert points.type == "scatter" and points.mode == "markers"
+    assert list(points.x) == list(ratings)
+    assert points.y[0] == max(r.rating for r in ratings.values())
+    assert list(points.error_y.array) == [r.upper - r.rating for r in ratings.values()]
+    assert list(points.error_y.arrayminus) == [r.rating - r.lower for r in ratings.values()]
+    assert min(points.error_y.arrayminus) >= 0 and min(points.error_y.array) >= 0
+    assert figure.layout.yaxis.range is None  # no axis cut to make differences look large
 
 
 def test_a_hostile_model_name_on_a_board_is_text_in_tables_and_escaped_in_charts() -> None:
@@ -42,7 +48,7 @@ def test_a_hostile_model_name_on_a_board_is_text_in_tables_and_escaped_in_charts
     ] * 4
     board = RatingBoard.from_json(rate_battles(battles, BattleSettings(rounds=20, seed=1)))
     assert rating_frame(board)["Model"].tolist() == [HOSTILE, "plain"]  # kept for a text cell
-    figure = rating_bars(ratings_of(board), f"title {HOSTILE}")
+    figure = rating_points(ratings_of(board), f"title {HOSTILE}")
     assert not any("<" in label for label in figure.data[0].x)
     assert "<" not in figure.layout.title.text
 

@@ -30,7 +30,7 @@ TOP = "glm-4v-72b-07"
 
 
 def _summary(folder: Path) -> dict[str, Any]:
-    scores: dict[str, Any] = json.loads(load_folder(folder, "summary")[0]["scores"])
+    scores: dict[str, Any] = load_folder(folder, "summary")[0]["scores"]
     return scores
 
 
@@ -129,10 +129,10 @@ def test_arena_board_reaches_the_overview(store: ResultStore) -> None:
 
 
 def test_board_chart_draws_the_table(store: ResultStore) -> None:
-    from vlmscope.leaderboard.charts import rating_bars
+    from vlmscope.leaderboard.charts import rating_points
 
     view = board_view(store.boards[ARENA_TRACK].board, "ocr")
-    figure = rating_bars(ratings_of(view), "ocr")
+    figure = rating_points(ratings_of(view), "ocr")
     frame = rating_frame(view)
     assert list(figure.data[0].x) == list(frame["Model"])
     assert [round(y, 1) for y in figure.data[0].y] == list(frame["Rating"])

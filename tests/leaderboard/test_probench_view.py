@@ -13,7 +13,7 @@ from tests.leaderboard import probench_results as pr
 from tests.leaderboard.fabricate import write_probench_results
 from vlmscope.leaderboard import browsed_samples as sv
 from vlmscope.leaderboard import probench_view as pb
-from vlmscope.leaderboard.charts import rating_bars
+from vlmscope.leaderboard.charts import rating_points
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.rating_view import rating_frame, ratings_of
@@ -185,7 +185,7 @@ def test_hostile_names_stay_text() -> None:
     assert column_types(subset.dtypes)[-1] == "str" and "<script>" in subset.iloc[-1]["Note"]
     assert "language: <b>x</b>" in pb.breakdown_choices(records, None, "singleround")
     board = RatingBoard({HOSTILE: ModelRating(1200.0, 1170.0, 1236.0)})
-    labels = rating_bars(ratings_of(board), HOSTILE).data[0].x
+    labels = rating_points(ratings_of(board), HOSTILE).data[0].x
     assert all("<img" not in label for label in labels)
     note = pb.joint_note(board, "singleround", "language: <b>x</b>")
     assert "<b>" in note and "<b>" not in markdown_literal(note)

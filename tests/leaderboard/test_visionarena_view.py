@@ -28,7 +28,7 @@ from vlmscope.leaderboard import visionarena_battles as vbt
 from vlmscope.leaderboard import visionarena_bench_view as vbench
 from vlmscope.leaderboard import visionarena_view as va
 from vlmscope.leaderboard.load import ResultsLocation, read_config_rows
-from vlmscope.leaderboard.rating_view import OVERALL, board_view
+from vlmscope.leaderboard.rating_view import OVERALL, TOO_FEW, board_view, too_few_votes
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.ratings.boards import agreement
 from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, BoardSettings, RatingBoard
@@ -227,6 +227,10 @@ def test_rank_changes_are_plain_rank_minus_styled_rank(board: RatingBoard) -> No
             continue
         plain = board_view(board, name)
         assert plain is not None
+        if too_few_votes(styled):  # listed without numbers: no rank, no change
+            assert set(frame["95% CI"]) == {TOO_FEW}
+            assert frame["Rank"].isna().all() and frame[va.RANK_CHANGE].isna().all()
+            continue
         for _, row in frame.iterrows():
             model = row["Model"]
             change = plain.models[model].rank - styled.models[model].rank

@@ -99,6 +99,11 @@ class StoreConfig(_Strict):
 class BoardConfig(_Strict):
     bootstrap_rounds: int = Field(default=100, gt=0)
     min_votes: int = Field(default=100, ge=0)
+    min_votes_to_rate: int = Field(
+        default=20,
+        ge=1,
+        description="votes before the live board shows ratings (below: 'too few votes to rate')",
+    )
     refresh_s: float | None = Field(
         default=None, gt=0, description="re-rate on this timer; default: on demand only"
     )

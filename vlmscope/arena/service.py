@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from vlmscope.arena.battles import VOTES, Battle
 from vlmscope.arena.config import ArenaConfig
 from vlmscope.arena.contestants import Contestant, params
+from vlmscope.arena.in_flight import InFlight
 from vlmscope.arena.language import prompt_language
 from vlmscope.arena.moderation import Moderation, allow_all
 from vlmscope.arena.pairing import draw_pair
@@ -114,6 +115,8 @@ class Arena:
         }
         # held while a stored battle is read, checked and changed (a message, a vote)
         self._changing = threading.Lock()
+        self.saving = InFlight()
+        """Votes being stored now: the board waits for them (`InFlight.settle`)."""
 
     def anonymous(self, session_key: str) -> str:
         """The session id the store keeps: a salted hash, never the page's own key."""
@@ -231,7 +234,12 @@ class Arena:
 
     # voting -------------------------------------------------------------------------------
     def vote(self, session_key: str, ip: str, battle_id: str | None, winner: str) -> Reveal:
-        """Store the session's vote on its battle; the names only come back once it is stored."""
+        """Store the session's vote on its battle; the names only come back once it is stored.
+        The vote counts as being saved (`saving`) from the call on."""
+        with self.saving.holding():
+            return self._vote(session_key, ip, battle_id, winner)
+
+    def _vote(self, session_key: str, ip: str, battle_id: str | None, winner: str) -> Reveal:
         if winner not in WINNERS:
             raise Refused(f"Unknown vote {winner!r}.")
         if battle_id is None:

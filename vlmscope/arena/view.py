@@ -18,7 +18,14 @@ from vlmscope.arena.battles import VOTES, Battle
 from vlmscope.arena.rating import LiveBoard
 from vlmscope.arena.service import Reveal, Update
 from vlmscope.arena.vote_store import StoreFailed
-from vlmscope.leaderboard.rating_view import OVERALL, board_view, categories, rating_frame
+from vlmscope.leaderboard.rating_view import (
+    MIN_VOTES_TO_RATE,
+    OVERALL,
+    TOO_FEW,
+    board_view,
+    categories,
+    rating_frame,
+)
 from vlmscope.leaderboard.safe_html import as_text, markdown_literal
 
 log = logging.getLogger(__name__)
@@ -54,26 +61,36 @@ def reveal_note(reveal: Reveal) -> str:
     )
 
 
-def votes_note(live: LiveBoard) -> str:
+def votes_note(live: LiveBoard, minimum: int = MIN_VOTES_TO_RATE, saving: int = 0) -> str:
+    """How many votes the board holds (and how many are still being saved), and whether it
+    rates them yet: under `minimum` votes it lists the models with "too few votes to rate"."""
+    counted = f"{live.votes} vote(s)" + (f" (+{saving} being saved)" if saving else "")
     if live.board is None and live.waiting:
-        return f"{live.votes} vote(s) so far; no board yet: {markdown_literal(live.waiting)}."
+        return f"{counted} so far; no board yet: {markdown_literal(live.waiting)}."
     if live.board is None:
-        return f"{live.votes} vote(s) so far; the board needs votes on two models."
+        return f"{counted} so far; the board needs votes on two models."
+    if live.votes < minimum:
+        return f"{counted} so far: {TOO_FEW} (the board shows ratings from {minimum} votes)."
     return (
-        f"{live.votes} vote(s), rated with Bradley-Terry (95% bootstrap intervals, "
+        f"{counted}, rated with Bradley-Terry (95% bootstrap intervals, "
         f"{live.board.settings.rounds} rounds), as the VisionArena leaderboard."
     )
 
 
 def board_table(
-    live: LiveBoard, category: str = OVERALL, style_control: bool = False
+    live: LiveBoard,
+    category: str = OVERALL,
+    style_control: bool = False,
+    minimum: int = MIN_VOTES_TO_RATE,
 ) -> pd.DataFrame:
+    """The live board's view as a table; no ratings while it holds under `minimum` votes (a
+    category's view counts its own votes)."""
     view = (
         None
         if live.board is None
         else board_view(live.board, category, style_control=style_control)
     )
-    return rating_frame(view)
+    return rating_frame(view, minimum)
 
 
 def board_categories(live: LiveBoard) -> list[str]:

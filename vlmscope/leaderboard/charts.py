@@ -1,4 +1,5 @@
-"""Plotly figures for the track pages: keyword radars and bars with confidence intervals.
+"""Plotly figures for the track pages: keyword radars, rates as bars and ratings as points, each
+with its confidence interval.
 
 Each takes the page's already-shaped data, so what a chart shows is what the table beside it
 lists; every label from the data goes through `plain_label` (no markup reaches Plotly).
@@ -46,28 +47,32 @@ def keyword_radar(frame: pd.DataFrame, models: Sequence[str], title: str) -> go.
     return figure
 
 
-def rating_bars(ratings: Mapping[str, ModelRating], title: str) -> go.Figure:
-    """Ratings best first, each bar with its 95% interval as an asymmetric error bar."""
+def rating_points(ratings: Mapping[str, ModelRating], title: str) -> go.Figure:
+    """Ratings best first as points, each with its 95% interval as whiskers (FastChat's
+    `visualize_bootstrap_scores`): a rating is a place on a scale without a zero, so a bar's
+    height, measured from wherever the axis starts, would make 1089 look twice 1000. No
+    ratings (a view with too few votes) gives an empty chart under its title."""
     ordered = sorted(ratings.items(), key=lambda kv: -kv[1].rating)
-    values = [r.rating for _, r in ordered]
     figure = go.Figure(
-        go.Bar(
+        go.Scatter(
             x=[plain_label(m) for m, _ in ordered],
-            y=values,
+            y=[r.rating for _, r in ordered],
+            mode="markers",
+            marker={"size": 10},
             error_y={
                 "type": "data",
                 "symmetric": False,
                 "array": [r.upper - r.rating for _, r in ordered],
                 "arrayminus": [r.rating - r.lower for _, r in ordered],
+                "width": 6,
             },
+            hovertemplate="%{x}: %{y:.1f}<extra></extra>",
         )
     )
-    low = min((r.lower for _, r in ordered), default=0.0)
-    high = max((r.upper for _, r in ordered), default=1.0)
-    pad = 0.1 * (high - low) or 10.0
     figure.update_layout(
         title=plain_label(title),
-        yaxis={"range": [low - pad, high + pad], "title": "rating"},
+        xaxis={"title": "model"},
+        yaxis={"title": "rating (95% interval)"},
         **_LAYOUT,
     )
     return figure

@@ -9,7 +9,7 @@ it out as a table. Nothing here is specific to one benchmark.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -23,6 +23,13 @@ OVERALL = "overall"
 RATING_COLUMNS = ["Rank", "Model", "Rating", "95% CI", "Win rate", "Battles"]
 STYLE_COLUMNS = ["Feature", "Coefficient"]
 SYSTEMS = {"bt": "Bradley-Terry", "elo": "online Elo"}  # `settings.system` of a battle board
+MIN_VOTES_TO_RATE = 20
+"""Votes (human battles or judged games) a board view needs before its ratings are shown.
+Below it a Bradley-Terry fit says more about its regularisation than about the models (one
+vote gives 3276 against -1276, its bootstrap an interval of zero), so the view lists its
+models and their votes with `TOO_FEW` instead of numbers. The live arena sets its own
+(`board.min_votes_to_rate`)."""
+TOO_FEW = "too few votes to rate"
 
 
 def categories(board: RatingBoard) -> list[str]:
@@ -43,20 +50,57 @@ def board_view(
     return board.view(None if category == OVERALL else category, style_control=style_control)
 
 
-def ratings_of(view: RatingBoard | None) -> dict[str, ModelRating]:
-    """The view's models best first ({} for a view that was not computed)."""
-    if view is None:
+def vote_count(view: RatingBoard) -> float:
+    """The votes a view was fitted on: the battles it counted, else the rows it read, else
+    half its models' battles (each battle has two sides)."""
+    for key in ("n_battles", "n_battle_rows"):
+        value: Any = view.settings.extra.get(key)
+        if is_number(value):
+            return float(value)
+    return sum(float(r.battles or 0) for r in view.models.values()) / 2
+
+
+def too_few_votes(view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE) -> bool:
+    """Whether a computed view has fewer votes than `minimum` (its ratings are not shown)."""
+    return view is not None and vote_count(view) < minimum
+
+
+def ratings_of(
+    view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE
+) -> dict[str, ModelRating]:
+    """The view's models best first ({} for a view that was not computed or has too few
+    votes to rate)."""
+    if view is None or too_few_votes(view, minimum):
         return {}
     return dict(sorted(view.models.items(), key=lambda kv: -_sort_key(kv[1].rating)))
 
 
-def rating_frame(view: RatingBoard | None) -> pd.DataFrame:
-    """One row per model, best first: the board's rank, rating, interval, win rate (%), battles."""
+def rating_frame(view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE) -> pd.DataFrame:
+    """One row per model, best first: the board's rank, rating, interval, win rate (%), battles;
+    for a view with too few votes, each model with its battles and `TOO_FEW` for the rest."""
     rows = [
-        [*rated_cells(model, entry), rounded(entry.win_rate), rounded(entry.battles, 0)]
-        for model, entry in ratings_of(view).items()
+        [*cells(model, entry), rounded(entry.win_rate), rounded(entry.battles, 0)]
+        for model, entry, cells in shown_models(view, minimum)
     ]
     return pd.DataFrame(rows, columns=RATING_COLUMNS)
+
+
+def shown_models(
+    view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE
+) -> list[tuple[str, ModelRating, Callable[[str, ModelRating], list[Any]]]]:
+    """The rows of a board table: each model with its entry and how its first cells read,
+    best first (`rated_cells`), or, for a view with too few votes, by votes (`unrated_cells`)."""
+    if view is None:
+        return []
+    if too_few_votes(view, minimum):
+        by_votes = sorted(view.models.items(), key=lambda kv: (-_sort_key(kv[1].battles), kv[0]))
+        return [(model, entry, unrated_cells) for model, entry in by_votes]
+    return [(model, entry, rated_cells) for model, entry in ratings_of(view, minimum).items()]
+
+
+def unrated_cells(model: str, entry: ModelRating) -> list[Any]:
+    """`rated_cells` of a view with too few votes: no rank or rating, `TOO_FEW` as interval."""
+    return [MISSING, model, MISSING, TOO_FEW]
 
 
 def rated_cells(model: str, entry: ModelRating) -> list[Any]:
@@ -108,6 +152,8 @@ def view_label(title: str, category: str, style_control: bool, view: RatingBoard
     label = f"{title}, {category}" + (", style control" if style_control else "")
     if view is None:
         return label + ": not reported"
+    if too_few_votes(view):
+        return label + f": {TOO_FEW} ({vote_count(view):g} of the {MIN_VOTES_TO_RATE} it needs)"
     battles = view.settings.extra.get("n_battles")
     return label + (f" ({battles:g} battles)" if is_number(battles) else "")
 
@@ -133,5 +179,5 @@ def count(value: Any) -> float:
     return int(value) if is_number(value) else MISSING
 
 
-def _sort_key(value: float) -> float:
-    return value if is_number(value) else float("-inf")
+def _sort_key(value: float | None) -> float:
+    return float(value) if value is not None and is_number(value) else float("-inf")

@@ -26,8 +26,8 @@ from vlmscope.leaderboard.rating_view import (
     board_view,
     count,
     rated_cells,
-    ratings_of,
     rounded,
+    shown_models,
 )
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import is_number, number_at
@@ -79,8 +79,10 @@ def bench_frame(board: RatingBoard, category: str, style_control: bool) -> pd.Da
     anchor = anchor_of(board)
     columns = BENCH_COLUMNS + ([TOKENS_COLUMN] if tokens is not None else []) + TAIL_COLUMNS
     rows = []
-    for model, entry in ratings_of(view).items():
-        row = [*rated_cells(model, entry), rounded(entry.win_rate, 2), win_rate_ci(entry)]
+    for model, entry, cells in shown_models(view):
+        rated = cells is rated_cells  # too few votes: no win rate either
+        row = [*cells(model, entry), rounded(entry.win_rate if rated else None, 2),
+               win_rate_ci(entry) if rated else ""]  # fmt: skip
         if tokens is not None:
             row.append(rounded(tokens.get(model), 0))
         row += [count(entry.battles), "anchor" if model == anchor else ""]

@@ -25,8 +25,8 @@ from vlmscope.leaderboard.rating_view import (
     board_view,
     count,
     rated_cells,
-    ratings_of,
     rounded,
+    shown_models,
 )
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import MISSING, is_number, number_at
@@ -166,10 +166,10 @@ def arena_frame(board: RatingBoard, category: str, style_control: bool) -> pd.Da
     thin = thin_models(board, category)
     changes = rank_changes(board, category) if style_control else {}
     rows = []
-    for model, entry in ratings_of(view).items():
-        row = [*rated_cells(model, entry), count(entry.battles), STAR if model in thin else ""]
-        if style_control:
-            row.append(changes.get(model, MISSING))
+    for model, entry, cells in shown_models(view):
+        row = [*cells(model, entry), count(entry.battles), STAR if model in thin else ""]
+        if style_control:  # a view with too few votes has no ranks to change
+            row.append(changes.get(model, MISSING) if cells is rated_cells else MISSING)
         rows.append(row)
     return pd.DataFrame(rows, columns=ARENA_COLUMNS + ([RANK_CHANGE] if style_control else []))
 

@@ -46,6 +46,7 @@ INTRO = (
     "The models' names are shown only after your vote, and votes feed the leaderboard below."
 )
 FAILED_NOTE = "A model failed to answer; press **New battle**."
+SETTLE_S = 5.0  # how long the board waits for votes still being saved
 VOTE_IDS = {"model_a": "arena-vote-a", "model_b": "arena-vote-b", "tie": "arena-vote-tie",
             "tie (bothbad)": "arena-vote-bothbad"}  # fmt: skip
 
@@ -196,12 +197,16 @@ def arena_tab(arena: Arena) -> None:
     def new_battle() -> list[Any]:
         return [None, "", "", gr.update(value=None, interactive=True), *buttons(False), ""]
 
+    minimum = arena.config.board.min_votes_to_rate
+
     def show_board(picked: str, style_control: bool) -> list[Any]:
+        saving = arena.saving.settle(SETTLE_S)  # a vote cast just before counts
         live = boards.get()
         choices = board_categories(live)
         picked = picked if picked in choices else OVERALL
-        frame = board_table(live, picked, style_control)
-        return [votes_note(live), gr.update(choices=choices, value=picked), update_table(frame)]
+        frame = board_table(live, picked, style_control, minimum)
+        note = votes_note(live, minimum, saving)
+        return [note, gr.update(choices=choices, value=picked), update_table(frame)]
 
     ask_outputs = [battle, side_a, side_b, message, *vote_buttons, status]
     message.submit(ask, [message, battle], ask_outputs, api_name="ask",

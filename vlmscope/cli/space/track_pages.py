@@ -26,7 +26,7 @@ from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import probench_view as pb
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard import visionarena_view as va
-from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_bars
+from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_points
 from vlmscope.leaderboard.rating_view import (
     OVERALL,
     board_note,
@@ -143,7 +143,7 @@ def rating_tab(store: ResultStore, track: str) -> None:
         shown = board_view(board, cat, style_control=style_control)
         label = view_label(title, cat, style_control, shown)
         coefficients = style_frame(board_view(board, cat, style_control=True))
-        return rating_bars(ratings_of(shown), label), rating_frame(shown), coefficients
+        return rating_points(ratings_of(shown), label), rating_frame(shown), coefficients
 
     figure, frame, coefficients = view(OVERALL, board.is_style_controlled)
     plot = gr.Plot(figure, show_label=False)
@@ -182,7 +182,7 @@ def probench_tab(store: ResultStore, track: str) -> None:
         gr.Markdown(board_note(record, f"{title} joint board"), elem_id=dom_id(track, "note"))
         whole = board_view(record.board, OVERALL, style_control=record.board.is_style_controlled)
         label = view_label(title, "all tracks", True, whole)
-        gr.Plot(rating_bars(ratings_of(whole), label), show_label=False)
+        gr.Plot(rating_points(ratings_of(whole), label), show_label=False)
         table(rating_frame(whole), elem_id=dom_id(track, "joint"), show_search="none")
     consistency_section(track, board, records)
     tracks = pb.tracks_of(records, board) or list(pb.TRACKS)
@@ -208,7 +208,7 @@ def probench_tab(store: ResultStore, track: str) -> None:
         return (
             pb.breakdown_frame(records, chat_type, choice),
             markdown_literal(pb.joint_note(board, chat_type, choice)),
-            rating_bars(ratings_of(shown), label),
+            rating_points(ratings_of(shown), label),
             rating_frame(shown),
         )
 

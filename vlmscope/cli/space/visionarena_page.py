@@ -20,7 +20,7 @@ from vlmscope.cli.space.widgets import dom_id, gallery, table, text, update_tabl
 from vlmscope.leaderboard import visionarena_battles as vbt
 from vlmscope.leaderboard import visionarena_bench_view as vbench
 from vlmscope.leaderboard import visionarena_view as va
-from vlmscope.leaderboard.charts import coefficient_bars, rating_bars
+from vlmscope.leaderboard.charts import coefficient_bars, rating_points
 from vlmscope.leaderboard.load import OutsideResults, UnreadableConfig, read_config_rows
 from vlmscope.leaderboard.rating_view import (
     OVERALL,
@@ -86,7 +86,7 @@ def _arena_board(track: str, record: BoardRecord) -> gr.Dropdown:
         return (
             va.legend(board, styled),
             markdown_literal(va.missing_note(board, cat, styled)),
-            rating_bars(ratings_of(shown), view_label(title, va.label_of(cat), styled, shown)),
+            rating_points(ratings_of(shown), view_label(title, va.label_of(cat), styled, shown)),
             va.arena_frame(board, cat, styled),
         )
 
@@ -203,7 +203,7 @@ def _bench_board(track: str, record: BoardRecord | None) -> None:
         shown = board_view(board, cat, style_control=styled)
         return (
             markdown_literal(vbench.missing_note(board, cat, styled)),
-            rating_bars(ratings_of(shown), view_label(title, cat, styled, shown)),
+            rating_points(ratings_of(shown), view_label(title, cat, styled, shown)),
             vbench.bench_frame(board, cat, styled),
         )
 
