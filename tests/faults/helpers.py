@@ -4,7 +4,6 @@ of the same config (timings, dates, cached/generated counts) left out."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -81,7 +80,6 @@ def stable_board(out: Path, track: str) -> dict[str, Any]:
     folder = board_dir(out, track)
     (summary,) = rows(folder, "summary")
     kept = {k: v for k, v in summary.items() if k not in RUN_VARYING_SUMMARY}
-    kept["board"] = json.loads(kept["board"])
     return {"summary": kept, "details": rows(folder, "details")}
 
 

@@ -141,10 +141,10 @@ def run_with_faults(
         details = rows(track_report.result_dir, "details")
         (summary,) = rows(track_report.result_dir, "summary")
         expected_n = N_COLOURS if track_report.track == "colours" else 8
-        assert len(details) == expected_n == sum(json.loads(summary["status_counts"]).values())
+        assert len(details) == expected_n == sum(summary["status_counts"].values())
         assert {r["status"] for r in details} <= {"ok", "request_failed"}
         failed = sum(r["status"] != "ok" for r in details)
-        assert json.loads(summary["run_counts"])["failed"] == failed == track_report.failed
+        assert summary["run_counts"]["failed"] == failed == track_report.failed
 
     late = {}
     judge_keys = plan.keys("judge")
@@ -179,7 +179,7 @@ def run_with_faults(
         assert all(g["label"] is None for g in games if g["error"])
         assert all(g["label"] == "A=B" for g in games if not g["error"])
         (summary,) = rows(result_dir(out, bot, PAIRWISE), "summary")
-        assert json.loads(summary["scores"])["unparseable_games"] == sum(errors.values())
+        assert summary["scores"]["unparseable_games"] == sum(errors.values())
     late["judge"] = check_counters(stats["judge"], plan.expected(judge_keys, max_attempts))
 
     _print_counts(plan, stats, calls, max_attempts, ["judge", *names], late)

@@ -86,7 +86,7 @@ def details(out: Path) -> dict[str, tuple]:
 
 def run_counts(out: Path) -> dict:
     summary = load_folder(result_dir(out, "oracle", "colours", LIMIT), "summary")[0]
-    return json.loads(summary["run_counts"])
+    return dict(summary["run_counts"])
 
 
 @pytest.fixture(scope="module")

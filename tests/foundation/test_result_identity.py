@@ -44,4 +44,4 @@ def test_the_same_model_may_run_again_into_its_own_folder(tmp_path):
 def test_summaries_carry_their_format_version(tmp_path):
     run(_config(tmp_path, "m"))
     summary = load_folder(result_dir(tmp_path, "m", "colours"), "summary")[0]
-    assert summary["format_version"] == 2
+    assert summary["format_version"] == 3

@@ -28,13 +28,13 @@ def test_run_writes_loadable_results_and_reuses_cache(tmp_path, capsys):
     assert set(details["status"]) == {"ok"}
     assert [json.loads(s)["accuracy"] for s in details["scores"]] == [1.0] * 10
     summary = load_folder(folder, "summary")[0]
-    assert json.loads(summary["scores"])["accuracy"] == 1.0
-    assert json.loads(summary["run_counts"])["generated"] == 10
-    assert summary["config_hash"] and "torch" in json.loads(summary["package_versions"])
+    assert summary["scores"]["accuracy"] == 1.0
+    assert summary["run_counts"]["generated"] == 10
+    assert summary["config_hash"] and "torch" in summary["package_versions"]
 
     assert run_eval.main(["--config", str(CONFIG), "--output-dir", str(out), "--limit", "12"]) == 0
     summary = load_folder(result_dir(out, "oracle", "colours", 12), "summary")[0]
-    counts = json.loads(summary["run_counts"])
+    counts = summary["run_counts"]
     assert counts["cached"] == 10 and counts["generated"] == 2
 
 
@@ -149,7 +149,7 @@ def test_a_track_with_no_rows_still_writes_its_result(tmp_path):
     assert folder == result_dir(tmp_path, "oracle", "colours")
     (shard,) = (folder / "details").glob("*.parquet")
     assert pq.read_table(shard).num_rows == 0  # (datasets' loader refuses an empty shard)
-    assert json.loads(load_folder(folder, "summary")[0]["scores"]) == {"accuracy": 0.0}
+    assert load_folder(folder, "summary")[0]["scores"] == {"accuracy": 0.0}
 
 
 def test_a_new_result_replaces_the_old_folder_whole_with_the_tracks_files(tmp_path):

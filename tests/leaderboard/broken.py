@@ -5,13 +5,15 @@ under its own model name, and is then damaged the way an interrupted upload, a h
 another version of vlmscope leaves it. `BAD` maps each damaged folder (its path inside the
 results) to the words its reason on the page must contain; `GOOD` lists the models that must
 still show, among them a run of a track no registration knows, a run in format 1 (the first
-release: no `format_version` column), written here with pyarrow directly, as that release did,
+release: no `format_version` column) and one in format 2 (nested columns as JSON text), written
+here with pyarrow directly, as those releases did,
 and `PAGES_DAMAGED`, whose details read at start (their footer is intact) but fail when the
 sample browser opens them.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +34,7 @@ PAGES_DAMAGED = "pages-damaged"
 GOOD = {
     "good-model": TRACK,
     "format-1-model": TRACK,
+    "format-2-model": TRACK,
     "mystery-model": UNKNOWN_TRACK,
     PAGES_DAMAGED: TRACK,
 }
@@ -44,11 +47,13 @@ BAD = {
     f"corrupt_details/corrupt-details/{TRACK}": "details/test-00000-of-00001.parquet does not "
     "read as parquet",
     f"scores_list/scores-list/{TRACK}": "scores is a list, not a JSON object",
-    f"newer_format/newer-format/{TRACK}": "written by a newer vlmscope (format 3); upgrade to "
+    f"newer_format/newer-format/{TRACK}": "written by a newer vlmscope (format 4); upgrade to "
     "read it",
     f"{HOSTILE_FOLDER}/hostile-folder/{TRACK}": "does not read as parquet",
 }
 SCORES = {"overall": 0.5, "core": 0.75, "open": 0.25}
+NESTED = ("scores", "status_counts", "outcome_counts", "run_counts", "package_versions")
+"""The summary columns format 3 types and formats 1 and 2 wrote as JSON text."""
 
 
 def write_run(out: Path, model: str, track: str = TRACK, scores: dict | None = None) -> Path:
@@ -76,11 +81,16 @@ def set_column(name: str, value: object, kind: pa.DataType) -> Callable[[pa.Tabl
     return change
 
 
-def write_format_1(folder: Path) -> None:
-    """Replace a run's summary with the row format 1 wrote: the same columns, less
-    `format_version`, written by pyarrow (the first release did not know the column)."""
+def write_old_format(folder: Path, version: int) -> None:
+    """Replace a run's summary with the row format 1 or 2 wrote: nested columns as JSON text,
+    written by pyarrow; format 1 without `format_version` (the first release did not know it)."""
     row = pq.read_table(shard(folder, "summary")).to_pylist()[0]
-    del row["format_version"]
+    for name in NESTED:
+        row[name] = json.dumps({k: v for k, v in (row[name] or {}).items() if v is not None})
+    if version == 1:
+        del row["format_version"]
+    else:
+        row["format_version"] = version
     pq.write_table(pa.Table.from_pylist([row]), shard(folder, "summary"))
 
 
@@ -98,7 +108,8 @@ def damage_pages(path: Path) -> None:
 def write_degraded(out: Path) -> None:
     """The good runs of `GOOD` and the damaged folders of `BAD` under `out`."""
     write_run(out / "good", "good-model")
-    write_format_1(write_run(out / "format_1", "format-1-model"))
+    write_old_format(write_run(out / "format_1", "format-1-model"), 1)
+    write_old_format(write_run(out / "format_2", "format-2-model"), 2)
     write_run(out / "mystery", "mystery-model", UNKNOWN_TRACK, {"hit_rate": 0.75, "n": 4})
     damage_pages(shard(write_run(out / "pages_damaged", PAGES_DAMAGED), "details"))
 
@@ -114,7 +125,7 @@ def write_degraded(out: Path) -> None:
         write_run(out / "scores_list", "scores-list"), set_column("scores", "[0.5]", pa.string())
     )
     rewrite_summary(
-        write_run(out / "newer_format", "newer-format"), set_column("format_version", 3, pa.int64())
+        write_run(out / "newer_format", "newer-format"), set_column("format_version", 4, pa.int64())
     )
     hostile = write_run(out / "hostile_folder", "hostile-folder")
     corrupt(shard(hostile, "summary"))

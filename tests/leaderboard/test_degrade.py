@@ -4,10 +4,12 @@ in the sample browser for that run."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -20,7 +22,7 @@ from tests.leaderboard.broken import (
     UNKNOWN_TRACK,
     damage_pages,
     shard,
-    write_format_1,
+    write_old_format,
     write_run,
 )
 from vlmscope.leaderboard import records
@@ -54,6 +56,7 @@ def test_the_overview_shows_every_good_run(degraded: ResultStore) -> None:
     shown = frame.set_index("Model")
     assert shown.loc["good-model", "MEGA-Bench overall"] == 100 * SCORES["overall"]
     assert shown.loc["format-1-model", "MEGA-Bench Core"] == 100 * SCORES["core"]
+    assert shown.loc["format-2-model", "MEGA-Bench Core"] == 100 * SCORES["core"]
     assert shown.loc["mystery-model", "mystery hit_rate"] == 75.0  # its first numbers
     assert shown.loc[PAGES_DAMAGED, "MEGA-Bench overall"] == 100 * SCORES["overall"]
 
@@ -70,14 +73,15 @@ def test_the_app_builds_and_lists_the_skipped_folders(space_app, degraded: Resul
     assert f"{len(BAD)} result folders skipped" in app.found_note(degraded)
 
 
-@pytest.mark.parametrize("version", [1, 2])
-def test_both_summary_formats_read_alike(tmp_path: Path, version: int) -> None:
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_every_summary_format_reads_alike(tmp_path: Path, version: int) -> None:
     folder = write_run(tmp_path, "model")
-    if version == 1:
-        write_format_1(folder)
-    columns = pq.read_schema(shard(folder, "summary")).names
-    assert ("format_version" in columns) == (version == 2)
-    assert set(records.SUMMARY_COLUMNS) <= set(columns)
+    if version < 3:
+        write_old_format(folder, version)
+    schema = pq.read_schema(shard(folder, "summary"))
+    assert ("format_version" in schema.names) == (version > 1)
+    assert pa.types.is_struct(schema.field("scores").type) == (version == 3)
+    assert set(records.SUMMARY_COLUMNS) <= set(schema.names)
     store = ResultStore(ResultsLocation.local(tmp_path))
     assert store.problems == []
     [record] = store.summaries
@@ -98,7 +102,9 @@ def _row(**changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("changes", "reason"),
     [
-        ({"format_version": 3}, "written by a newer vlmscope (format 3); upgrade to read it"),
+        ({"format_version": 4}, "written by a newer vlmscope (format 4); upgrade to read it"),
+        ({"format_version": 3, "scores": [0.5]}, "scores is a list, not a JSON object"),
+        ({"format_version": 3, "scores": "[0.5]"}, "scores is a list, not a JSON object"),
         ({"format_version": "2"}, "format_version '2' is not a format version"),
         ({"format_version": 0}, "format_version 0 is not a format version"),
         ({"scores": "[1, 2]"}, "scores is a list, not a JSON object"),
@@ -134,11 +140,29 @@ def test_a_summary_without_a_limit_is_a_full_run() -> None:
 def test_format_versions() -> None:
     assert format_version({}) == format_version({"format_version": None}) == 1
     assert format_version({"format_version": 2}) == 2
+    assert format_version({"format_version": 3}) == 3
     with pytest.raises(NewerFormat):
-        format_version({"format_version": 3})
+        format_version({"format_version": 4})
     with pytest.raises(BadResult):
         format_version({"format_version": True})
     assert summary_record(_row(format_version=1), Path("x")).model == "m"
+
+
+def test_format_3_reads_typed_columns_and_formats_1_and_2_read_json_text() -> None:
+    """The same summary in each format reads as the same record: structs from format 3, JSON
+    text before it (a null struct is an empty object, written for `{}`)."""
+    typed = {"scores": {"F": 0.5, "ci": [0.1, 0.9]}, "status_counts": {"ok": 2},
+             "outcome_counts": {"ok": 1, "judge_unparseable": 1}}  # fmt: skip
+    as_text = {name: json.dumps(value) for name, value in typed.items()}
+    records = [
+        summary_record(_row(format_version=3, **typed), Path("x")),
+        summary_record(_row(format_version=2, **as_text), Path("x")),
+        summary_record(_row(**as_text), Path("x")),
+    ]
+    assert all(r.scores == typed["scores"] and r.unparseable == 1 for r in records)
+    assert all(r.status_counts == {"ok": 2} for r in records)
+    empty = summary_record(_row(format_version=3, scores=None, status_counts=None), Path("x"))
+    assert (empty.scores, empty.status_counts) == ({}, {})
 
 
 def test_a_file_leading_outside_the_results_is_a_skipped_folder(tmp_path: Path) -> None:

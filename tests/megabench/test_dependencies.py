@@ -3,7 +3,6 @@ told to go on, the run says in its summary what was missing and what it affects.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -88,7 +87,7 @@ def test_allowed_to_go_on_the_summary_states_what_was_missing(tmp_path, monkeypa
     monkeypatch.setenv(WORDNET_DIR_ENV, str(tmp_path / "no-wordnet"))
     run(config_for(tmp_path / "out", allow_missing_dependencies=True))
     summary = load_folder(result_dir(tmp_path / "out", "oracle", "megabench", 1), "summary")[0]
-    degraded = json.loads(summary["scores"])["degraded"]
+    degraded = summary["scores"]["degraded"]
     assert [d["name"] for d in degraded] == ["WordNet noun files"]
     assert "constrained_generation" in degraded[0]["affects"]
 
@@ -140,7 +139,7 @@ def test_a_sandbox_without_kernel_layers_stops_a_code_task_run(tmp_path, monkeyp
 
     run(config(allow_missing_dependencies=True))
     (row,) = load_folder(result_dir(tmp_path / "out", "oracle", "megabench", 1), "summary")
-    (degraded,) = json.loads(row["scores"])["degraded"]
+    (degraded,) = row["scores"]["degraded"]
     assert degraded["name"] == "sandbox kernel isolation" and "seccomp" in degraded["missing"]
 
 

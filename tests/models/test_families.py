@@ -8,7 +8,6 @@ default CI install has it: scripts/install.sh pairs torch with a torchvision tha
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -302,10 +301,10 @@ def test_the_summary_shows_a_batching_fallback(
     (note,) = report.tracks[0].batching
     assert "multi-image requests go one at a time" in note
     assert "batching fell back: llava failed on a batch" in format_table(report)
-    summary = json.loads(load_folder(result_dir(out, "tiny", "colours"), "summary")[0]["scores"])
+    summary = load_folder(result_dir(out, "tiny", "colours"), "summary")[0]["scores"]
     assert summary["generation"]["batching_fallback"] == [note]
     ref_summary = load_folder(result_dir(tmp_path / "ref", "tiny", "colours"), "summary")[0]
-    assert "batching_fallback" not in json.loads(ref_summary["scores"])["generation"]
+    assert "batching_fallback" not in ref_summary["scores"]["generation"]
     details = {
         folder: {
             r["sample_id"]: r["response"]

@@ -317,11 +317,11 @@ def test_vlmscope_run_generates_caches_and_reuses(
     with_images = [row for row in details if json.loads(row["scores"])["accuracy"] == 1.0]
     assert len(with_images) == 6  # samples 0, 3, 6 have no image: the model says "none"
     summary = load_folder(folder, "summary")[0]
-    assert json.loads(summary["run_counts"])["generated"] == 9
+    assert summary["run_counts"]["generated"] == 9
 
     monkeypatch.setitem(sys.modules, "vllm", None)  # vLLM gone: nothing must need it
     assert main(["run", "--config", str(path), "--output-dir", str(out), "--limit", "9"]) == 0
-    counts = json.loads(load_folder(folder, "summary")[0]["run_counts"])
+    counts = load_folder(folder, "summary")[0]["run_counts"]
     assert counts["cached"] == 9 and counts["generated"] == 0
     assert main(["run", "--config", str(path), "--output-dir", str(out), "--limit", "10"]) == 2
     assert "pip install 'vlmscope[vllm]'" in capsys.readouterr().err

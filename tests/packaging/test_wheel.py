@@ -182,6 +182,23 @@ def test_demo_export_and_store_run_from_the_wheel(
     results = work / "results" / "demo"
     assert (results / "run_report.json").is_file()
     assert "next: vlmscope space results/demo" in out
+    # every summary of the demo (four tracks, two boards) loads with numbers as numbers
+    script = (
+        "import datasets, glob, json\n"
+        "out = {}\n"
+        "for folder in sorted(glob.glob('results/demo/*/*/summary')):\n"
+        "    row = datasets.load_dataset(folder[:-8], 'summary', split='test',"
+        " cache_dir='load_cache')[0]\n"
+        "    nested = row.get('scores') or row['board']\n"
+        "    out[folder] = [type(nested).__name__, row['format_version'],"
+        " sorted(k for k, v in nested.items() if isinstance(v, (int, float)))]\n"
+        "print(json.dumps(out))\n"
+    )
+    typed = json.loads(run([str(python), "-c", script], cwd=work, env=env))
+    assert len(typed) == 10  # 2 models x 4 tracks + 2 boards
+    assert all(kind == "dict" and version == 3 for kind, version, _ in typed.values())
+    assert "F" in typed["results/demo/oracle/simplevqa/summary"][2]
+    assert "core" in typed["results/demo/tiny-llava/megabench/summary"][2]
     # a README command naming configs/ reads the shipped config where there is no checkout
     run([str(python.parent / "vlmscope"), "run", "--config", "configs/demo.yaml", "--tracks"]
         + ["simplevqa", "--output-dir", "readme_run"], cwd=work, env=env)  # fmt: skip

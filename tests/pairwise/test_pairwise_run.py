@@ -86,7 +86,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[Path, RunR
 def _board(folder: Path) -> dict[str, Any]:
     summary = load_folder(board_dir(folder, "colours_pairwise"), "summary")
     assert len(summary) == 1 and summary[0]["kind"] == "rating_board"
-    return json.loads(summary[0]["board"])
+    return summary[0]["board"]
 
 
 def test_config_order_does_not_change_the_joint_board(runs):
@@ -175,7 +175,7 @@ def test_a_style_twin_that_cannot_be_fitted_is_named_and_the_board_stands(tmp_pa
     (board,) = report.boards
     assert board.error is None and board.result_dir is not None
     (row,) = list(load_folder(board_dir(tmp_path, "colours_pairwise"), "summary"))
-    written = RatingBoard.from_json(json.loads(row["board"]))
+    written = RatingBoard.from_json(row["board"])
     assert written.style_control is None
     assert "is the same for every battle" in written.settings.extra["style_control_skipped"]
     assert all(t.result_dir is not None and t.result_dir.exists() for t in report.tracks)
@@ -209,6 +209,6 @@ def test_a_limited_run_writes_its_board_beside_the_full_one(tmp_path):
         run(full.model_copy(update={"limit": 2}))
     assert _board(tmp_path) == full_board
     (limited,) = load_folder(board_dir(tmp_path, TRACK, 2), "summary")
-    assert limited["limit"] == 2 and json.loads(limited["board"]) != full_board
+    assert limited["limit"] == 2 and limited["board"] != full_board
     shown = ResultStore(ResultsLocation.local(tmp_path)).boards[TRACK]
-    assert shown.limit is None and shown.board.to_json() == full_board
+    assert shown.limit is None and shown.board == RatingBoard.from_json(full_board)

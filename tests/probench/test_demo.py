@@ -64,7 +64,7 @@ def test_probench_demo_runs_end_to_end(tmp_path: Path) -> None:
     (board,) = report.boards
     assert board.error is None and board.models == 3  # two models and the baseline
     (summary,) = rows(board_dir(tmp_path / "results", "probench"), "summary")
-    joint = json.loads(summary["board"])
+    joint = summary["board"]
     assert set(CHAT_TYPES) <= set(joint["categories"])
     assert any(key.startswith("multi-round / round: ") for key in joint["categories"])
     baseline = joint["models"]["gpt-4o-2024-05-13"]  # pinned, like ProBench's own fits

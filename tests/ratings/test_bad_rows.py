@@ -261,7 +261,7 @@ def test_every_reason_is_counted_and_the_result_dataset_keeps_the_counts(
     expected["bad_number"] = 1
     assert "skipped 5 bad rows" in capsys.readouterr().out
     summary = load_folder(folder, "summary")[0]
-    board = RatingBoard.from_json(json.loads(summary["board"]))
+    board = RatingBoard.from_json(summary["board"])
     assert board.skipped_rows == expected
     assert list(board.skipped_rows) == list(expected)  # in the reasons' documented order
     kept_anonymous = sum(r["anony"] for r in BATTLES[:50] + BATTLES[54:])  # the board's rows

@@ -78,7 +78,7 @@ def open_result(folder: Path) -> tuple[dict[str, Any], RatingBoard, list[dict[st
     assert summary.num_rows == 1
     row = summary[0]
     details = load_folder(folder, "details")
-    return row, RatingBoard.from_json(json.loads(row["board"])), list(details)
+    return row, RatingBoard.from_json(row["board"]), list(details)
 
 
 def test_board_json_round_trip_keeps_everything() -> None:

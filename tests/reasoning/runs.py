@@ -60,7 +60,7 @@ def details(out: Path, model: str, track: str) -> list[dict[str, Any]]:
 
 def summary(out: Path, model: str, track: str) -> dict[str, Any]:
     row = load_folder(result_dir(out, model, track, LIMIT), "summary")[0]
-    return dict(json.loads(row["scores"]))
+    return dict(row["scores"])
 
 
 def extra(row: dict[str, Any]) -> dict[str, Any]:

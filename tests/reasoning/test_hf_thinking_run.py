@@ -10,7 +10,6 @@ and a rerun of either asks nothing.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +64,7 @@ def test_thinking_on_is_flagged_and_off_answers(
 
     def counts(model: str) -> dict[str, Any]:
         folder = result_dir(out, model, "simplevqa", 2)
-        return dict(json.loads(load_folder(folder, "summary")[0]["run_counts"]))
+        return dict(load_folder(folder, "summary")[0]["run_counts"])
 
     assert counts("thinking-off")["generated"] == 2  # not the thinking model's answers
     assert vlmscope_run(tmp_path, raw)[0] == 0

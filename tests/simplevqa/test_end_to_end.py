@@ -58,7 +58,7 @@ def test_oracle_run_writes_details_and_summary_with_tables(tmp_path: Path) -> No
         and set(details["parsed"]) == {"correct"}
     )
     assert json.loads(details[0]["extra"])["grader_replies"] == ["A"]
-    summary = json.loads(load_folder(folder, "summary")[0]["scores"])
+    summary = load_folder(folder, "summary")[0]["scores"]
     assert summary["CO"] == 1.0 and summary["F"] == 1.0 and summary["n_graded"] == 6
     for key in ("by_language", "by_task_category", "by_domain"):
         assert len(summary[key]) >= 2 and all(t["ci95"] is not None for t in summary[key].values())

@@ -145,7 +145,7 @@ def _details(out: Path, model: str) -> dict[str, dict[str, Any]]:
 
 def _board_json(out: Path) -> dict[str, Any]:
     (summary,) = rows(board_dir(out, "visionarena_bench"), "summary")
-    return json.loads(summary["board"])
+    return dict(summary["board"])
 
 
 def test_every_model_is_judged_against_the_files_answers_and_avg_tokens_are_counted(

@@ -33,7 +33,7 @@ def test_battle_dataset_to_a_result_dataset(
     )
     assert code == 0, capsys.readouterr().err
     (row,) = list(load_folder(out, "summary"))
-    board = RatingBoard.from_json(json.loads(row["board"]))
+    board = RatingBoard.from_json(row["board"])
     assert row["track"] == "visionarena"
     assert "anonymous" in board.settings.extra["anony"]
     assert "captioning" in board.categories and board.style_control is not None

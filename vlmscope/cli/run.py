@@ -169,6 +169,7 @@ def handle(args: argparse.Namespace) -> int:
                     ],
                     "boards": [b.__dict__ for b in report.boards],
                     "ledger": totals.to_json(),
+                    "note": config.note,
                 },
                 default=str,
                 indent=1,

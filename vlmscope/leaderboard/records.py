@@ -1,7 +1,7 @@
 """Summary rows of result datasets as typed records: per-model summaries and rating boards.
 
-The writer stores a track's summary and the run's counts as JSON text (their shape differs per
-track). A row this reader cannot use raises a `BadResult` saying why in a few words, and the
+The writer stores a track's summary and the run's counts as typed columns (structs, format 3)
+or, before, as JSON text (their shape differs per track); both read the same here. A row this reader cannot use raises a `BadResult` saying why in a few words, and the
 store skips its folder and lists it, so one bad folder never takes the Space down: a row in a
 newer format than this code knows (`NewerFormat`, never guessed at), a summary without the
 columns of its format, without a model or track, or whose scores are not a JSON object
@@ -12,7 +12,9 @@ says so (`cut`, `vlmscope.leaderboard.long_values`).
 
 Formats (`format_version`, missing = 1): 1, the first release, has the columns of
 `SUMMARY_COLUMNS` and no boards; 2 adds `format_version` and rating boards, folders of their
-own whose row has `kind` = "rating_board" and the board as JSON. A model's summary, and a
+own whose row has `kind` = "rating_board" and the board as JSON; 3 types the nested columns
+(`scores`, the counts, `package_versions`, `board`: structs, not JSON text; a null struct is
+an empty object, `vlmscope.typed_columns`). A model's summary, and a
 run's board, may carry `limit`, the `--limit` of a debug run (null or -1: a full run); one
 without the column (every row written before it was added) is a full run.
 """
@@ -27,12 +29,13 @@ from typing import Any
 
 from vlmscope.leaderboard.long_values import shown_board, shown_keys, text_column
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.stand_ins import StandIn, stand_ins_of
 
 # Status values other than "ok" are failed requests (vlmscope.messages.Status); an outcome that
 # repeats one of them is the same failure seen again, so it is not counted twice.
 FAILED_STATUSES = ("request_failed", "context_overflow")
 BOARD_KIND = "rating_board"  # `vlmscope.runner.results.BOARD_KIND`
-FORMAT_VERSION = 2  # the newest this reader knows: `vlmscope.runner.results.FORMAT_VERSION`
+FORMAT_VERSION = 3  # the newest this reader knows: `vlmscope.runner.results.FORMAT_VERSION`
 SUMMARY_COLUMNS = (
     "model",
     "track",
@@ -93,6 +96,8 @@ class SummaryRecord:
     """The run's `--limit`, None for a full run."""
     cut: tuple[str, ...] = ()
     """Columns whose text was too long to show whole (cut for display), with their lengths."""
+    stand_ins: tuple[StandIn, ...] = ()
+    """What stood in for a real model, judge or grader (none in summaries before the column)."""
 
     @property
     def limited(self) -> bool:
@@ -133,8 +138,9 @@ class SummaryRecord:
 
 
 def json_object(text: Any) -> dict[str, Any]:
-    """A JSON object column decoded; anything else (bad JSON, a list, None) is `{}`."""
-    value = _json(text)
+    """An object column: a struct as read, or JSON text decoded; anything else (bad JSON, a
+    list, None) is `{}`."""
+    value = _object(text)
     return value if isinstance(value, dict) else {}
 
 
@@ -144,8 +150,7 @@ def count_map(text: Any) -> dict[str, int]:
 
 
 def summary_record(row: Mapping[str, Any], folder: Path) -> SummaryRecord:
-    """A model's summary row (format 1 or 2) as a record; `BadResult` when it cannot be one."""
-    format_version(row)
+    """A model's summary row (format 1, 2 or 3) as a record; `BadResult` when it cannot be one."""
     missing = [column for column in SUMMARY_COLUMNS if column not in row]
     if missing:
         plural = "s" if len(missing) > 1 else ""
@@ -154,7 +159,10 @@ def summary_record(row: Mapping[str, Any], folder: Path) -> SummaryRecord:
     model, track = text_column(row, "model", cut), text_column(row, "track", cut)
     if not model or not track:
         raise BadSummary(f"the summary names no {'model' if not model else 'track'}")
-    scores = _json(row["scores"])
+    typed = format_version(row) >= 3
+    scores = _object(row["scores"]) if typed else _json(row["scores"])
+    if scores is None and typed:
+        scores = {}  # an empty object is stored as a null struct
     if not isinstance(scores, dict):
         raise BadSummary(f"scores is {_json_kind(scores)}, not a JSON object")
     return SummaryRecord(
@@ -170,6 +178,7 @@ def summary_record(row: Mapping[str, Any], folder: Path) -> SummaryRecord:
         folder=folder,
         limit=_limit(row),
         cut=tuple(cut),
+        stand_ins=stand_ins_of(_object(row.get("stand_ins"))),
     )
 
 
@@ -184,6 +193,12 @@ def _limit(row: Mapping[str, Any]) -> int | None:
 
 
 _NOT_JSON = object()
+
+
+def _object(value: Any) -> Any:
+    """A nested column as its value: a struct (format 3) is already a dict; JSON text (formats
+    1 and 2, or a typed column's fallback) is decoded."""
+    return _json(value) if isinstance(value, str) else value
 
 
 def _json(text: Any) -> Any:
@@ -260,6 +275,8 @@ class BoardRecord:
     """The run's `--limit`, None for a full run or a ratings command."""
     cut: tuple[str, ...] = ()
     """Texts too long to show whole (cut for display), with their lengths."""
+    stand_ins: tuple[StandIn, ...] = ()
+    """What stood in for a real model or judge in the verdicts it was fitted on."""
 
     @property
     def limited(self) -> bool:
@@ -283,7 +300,10 @@ def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
     if not track:
         raise BadBoard("the board names no track")
     try:
-        board = RatingBoard.from_json(json.loads(str(row.get("board"))))
+        raw = _object(row.get("board"))
+        if not isinstance(raw, dict):
+            raise ValueError(f"the board is {_json_kind(raw)}, not an object")
+        board = RatingBoard.from_json(raw)
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise BadBoard(
             f"the board of {track!r} does not parse: {type(err).__name__}: {err}"
@@ -299,6 +319,7 @@ def board_record(row: Mapping[str, Any], folder: Path) -> BoardRecord:
         folder=folder,
         limit=_limit(row),
         cut=tuple(cut),
+        stand_ins=stand_ins_of(_object(row.get("stand_ins"))),
     )
 
 

@@ -4,8 +4,10 @@ Both are written as one Hub-style folder per (model, track), so `load_dataset(fo
 opens them and the leaderboard reads nothing else. A track's joint rating board (one fit over
 every model of a run, or a board of human battles) is a result dataset of its own, under
 `OUTPUT_DIR/_boards/<track>/`: `summary` holds the board, `details` the battles it was fitted on. Per-sample scores and evidence vary by track
-(MEGA-Bench field names differ per task), so they are stored as JSON text columns rather than
-structs whose schema would change from track to track.
+(MEGA-Bench field names differ per task), so in `details` they are stored as JSON text columns
+rather than structs whose schema would change from row to row. A summary is one row, so its
+nested columns are typed (`vlmscope.typed_columns`): `load_dataset(folder, "summary")` gives
+numbers as numbers and objects as structs.
 """
 
 from __future__ import annotations
@@ -29,16 +31,21 @@ from vlmscope.input_errors import InputError
 from vlmscope.judges.call_log import Call
 from vlmscope.messages import Response
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.runner.result_card import board_card, track_card
+from vlmscope.stand_ins import StandIn
 from vlmscope.tracks.base import Sample, Scored
+from vlmscope.typed_columns import typed_table
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Version of the summary rows' shape. 1: the first release (no `format_version` column, no
 boards); 2: `format_version`, and rating boards as datasets of their own. A model's summary got
 its `limit` column (the run's `--limit`, null for a full run) within format 2: readers take a
 summary without it for a full run. Details got their reasoning columns within format 2 too:
 readers take details without them as answers without a trace. Details got `calls` (every model
 and judge call behind the row, with its tokens and latency) within format 2 too: readers take
-details without it as rows whose calls were not recorded."""
+details without it as rows whose calls were not recorded. 3: the summary's nested columns
+(`scores`, the counts, `package_versions`, a board's `board`) are typed (numbers as numbers,
+objects as structs, `vlmscope.typed_columns`) instead of JSON text."""
 BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `folder_name`)
 BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
@@ -65,6 +72,11 @@ class TrackResult:
     limit: int | None = None
     """The run's `--limit` (`RunConfig.limit`), None for a full run: a limited run is a debug
     run, which the leaderboard marks and never shows in place of a full one."""
+    stand_ins: Sequence[StandIn] = ()
+    """What stood in for a real model, judge or grader (`vlmscope.stand_ins`), named in the
+    summary and the card."""
+    note: str = ""
+    """The run config's `note:`, kept in the card."""
 
 
 def result_dir(output_dir: str | Path, model: str, track: str, limit: int | None = None) -> Path:
@@ -121,14 +133,15 @@ def summary_row(result: TrackResult) -> dict[str, Any]:
         "track": result.track,
         "n_samples": len(result.samples),
         "limit": result.limit,
-        "scores": json.dumps(result.summary, ensure_ascii=False, default=str),
-        "status_counts": json.dumps(dict(statuses), sort_keys=True),
-        "outcome_counts": json.dumps(dict(outcomes), sort_keys=True),
-        "run_counts": json.dumps(result.run_counts, sort_keys=True),
+        "scores": result.summary,
+        "status_counts": dict(sorted(statuses.items())),
+        "outcome_counts": dict(sorted(outcomes.items())),
+        "run_counts": dict(sorted(result.run_counts.items())),
         "config_hash": result.config_hash,
-        "package_versions": json.dumps(package_versions(), sort_keys=True),
+        "package_versions": dict(sorted(package_versions().items())),
         "started_at": result.started_at,
         "finished_at": result.finished_at,
+        "stand_ins": [s.to_json() for s in result.stand_ins],
     }
 
 
@@ -177,15 +190,12 @@ def write_result(
         {name: [row[name] for row in rows] for name in _DETAILS_FEATURES},
         features=_DETAILS_FEATURES,
     )
-    summary = datasets.Dataset.from_list([summary_row(result)], features=_SUMMARY_FEATURES)
+    summary = datasets.Dataset(typed_table([summary_row(result)], _SUMMARY_FIXED))
     export_folder(
         folder,
         {"details": details, "summary": summary},
         title=f"vlmscope results: {result.model} on {result.track}",
-        description=(
-            "`details`: one row per sample (response, parsed answer, scores, status). "
-            "`summary`: the track's scores with counts by status, config hash and versions."
-        ),
+        description=track_card(result.track, result.summary, result.stand_ins, result.note),
         default="summary",
         extra_files=write_files,  # always given: nothing of an old run is kept
     )
@@ -207,6 +217,10 @@ class BoardResult:
     finished_at: str
     limit: int | None = None
     """The run's `--limit`, None for a full run or a ratings command."""
+    stand_ins: Sequence[StandIn] = ()
+    """What stood in for a real model or judge in the verdicts the board was fitted on."""
+    note: str = ""
+    """The run config's `note:`, kept in the card."""
 
 
 def board_dir(output_dir: str | Path, track: str, limit: int | None = None) -> Path:
@@ -215,21 +229,22 @@ def board_dir(output_dir: str | Path, track: str, limit: int | None = None) -> P
 
 
 def write_board_result(folder: str | Path, result: BoardResult) -> Path:
-    """The board as a result dataset: `summary` (one row, the board as JSON) + `details`."""
+    """The board as a result dataset: `summary` (one row, the board as a struct) + `details`."""
     summary_rows = [
         {
             "format_version": FORMAT_VERSION,
             "kind": BOARD_KIND,
             "track": result.track,
-            "board": json.dumps(result.board.to_json(), ensure_ascii=False),
+            "board": result.board.to_json(),
             "n_models": len(result.board.models),
             "n_rows": len(result.details),
             "source": result.source,
             "config_hash": result.config_hash,
-            "package_versions": json.dumps(package_versions(), sort_keys=True),
+            "package_versions": dict(sorted(package_versions().items())),
             "started_at": result.started_at,
             "finished_at": result.finished_at,
             "limit": result.limit,
+            "stand_ins": [s.to_json() for s in result.stand_ins],
         }
     ]
     detail_rows = [
@@ -244,7 +259,7 @@ def write_board_result(folder: str | Path, result: BoardResult) -> Path:
     export_folder(
         folder,
         {
-            "summary": datasets.Dataset.from_list(summary_rows, features=_BOARD_SUMMARY_FEATURES),
+            "summary": datasets.Dataset(typed_table(summary_rows, _BOARD_SUMMARY_FIXED)),
             # from_dict, not from_list: a board fitted on no rows still gets its (empty) details
             "details": datasets.Dataset.from_dict(
                 {name: [row[name] for row in detail_rows] for name in _BOARD_DETAILS_FEATURES},
@@ -252,11 +267,7 @@ def write_board_result(folder: str | Path, result: BoardResult) -> Path:
             ),
         },
         title=f"vlmscope rating board: {result.track}",
-        description=(
-            "`summary`: one rating board (every model's rating, 95% interval, win rate, rank; "
-            "settings; style-controlled and per-category companions) as JSON. "
-            "`details`: the battles or verdicts it was fitted on, one per row."
-        ),
+        description=board_card(result.track, result.stand_ins, result.note),
         default="summary",
     )
     return Path(folder)
@@ -319,39 +330,30 @@ _DETAILS_FEATURES = datasets.Features(
         ),
     }
 )
-_SUMMARY_FEATURES = datasets.Features(
-    {
-        "format_version": _I,
-        "model": _S,
-        "track": _S,
-        "n_samples": _I,
-        "limit": _I,  # null: a full run
-        "scores": _S,
-        "status_counts": _S,
-        "outcome_counts": _S,
-        "run_counts": _S,
-        "config_hash": _S,
-        "package_versions": _S,
-        "started_at": _S,
-        "finished_at": _S,
-    }
-)
-_BOARD_SUMMARY_FEATURES = datasets.Features(
-    {
-        "format_version": _I,
-        "kind": _S,
-        "track": _S,
-        "board": _S,
-        "n_models": _I,
-        "n_rows": _I,
-        "source": _S,
-        "config_hash": _S,
-        "package_versions": _S,
-        "started_at": _S,
-        "finished_at": _S,
-        "limit": _I,  # null: a full run (a board written before this column reads as one)
-    }
-)
+_SUMMARY_FIXED = {
+    "format_version": pa.int64(),
+    "model": pa.string(),
+    "track": pa.string(),
+    "n_samples": pa.int64(),
+    "limit": pa.int64(),  # null: a full run
+    "config_hash": pa.string(),
+    "started_at": pa.string(),
+    "finished_at": pa.string(),
+}
+"""The summary's flat columns; the others (`scores`, the counts, `package_versions`) are typed
+from their values (`typed_table`), so each track's own fields keep their types."""
+_BOARD_SUMMARY_FIXED = {
+    "format_version": pa.int64(),
+    "kind": pa.string(),
+    "track": pa.string(),
+    "n_models": pa.int64(),
+    "n_rows": pa.int64(),
+    "source": pa.string(),
+    "config_hash": pa.string(),
+    "started_at": pa.string(),
+    "finished_at": pa.string(),
+    "limit": pa.int64(),  # null: a full run (a board written before this column reads as one)
+}
 _BOARD_DETAILS_FEATURES = datasets.Features(
     {"model_a": _S, "model_b": _S, "winner": _S, "record": _S}
 )

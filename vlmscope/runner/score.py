@@ -48,6 +48,7 @@ from vlmscope.runner.results import (
     write_result,
 )
 from vlmscope.runner.run_facts import data_facts, generation_facts, reasoning_facts
+from vlmscope.stand_ins import run_stand_ins
 from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
 from vlmscope.tracks.conversation import walk_conversations
 
@@ -145,6 +146,8 @@ def _score_one(
         started_at=report.started_at,
         finished_at=utc_now(),
         limit=config.limit,
+        stand_ins=run_stand_ins([model_config], plan.config.judge, track.stand_ins()),
+        note=config.note or "",
         run_counts={
             "cached": report.cached,
             "generated": report.generated,
@@ -303,6 +306,8 @@ def aggregate_all(
                 started_at=started_at,
                 finished_at=utc_now(),
                 limit=config.limit,
+                stand_ins=run_stand_ins(config.models, plan.config.judge, plan.track.stand_ins()),
+                note=config.note or "",
             ),
         )
         boards.append(BoardReport(plan.track.name, len(joint.board.models), folder))

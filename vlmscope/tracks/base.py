@@ -28,6 +28,7 @@ from vlmscope.judges.panel import VerdictCodec
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Request, Response
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.stand_ins import StandIn
 from vlmscope.typed_values import AsWritten
 
 
@@ -177,10 +178,15 @@ class Track(Protocol):
         """What the configured data needs from the system (checked before a run starts)."""
         ...
 
+    def stand_ins(self) -> list[StandIn]:
+        """What of the track's own scoring stands in for the benchmark's protocol (a grader
+        that is not the paper's), named in every summary and on the Space's pages."""
+        ...
+
 
 class TrackBase:
     """Defaults for the optional parts of `Track`: no joint view, no other model needed, the
-    default judge settings (greedy, 512 new tokens)."""
+    default judge settings (greedy, 512 new tokens), the benchmark's own scoring."""
 
     judge_settings: ClassVar[JudgeSettings] = JudgeSettings()
     panel_verdicts: VerdictCodec | None = None
@@ -194,4 +200,7 @@ class TrackBase:
         return {}
 
     def dependencies(self) -> list[Dependency]:
+        return []
+
+    def stand_ins(self) -> list[StandIn]:
         return []

@@ -53,6 +53,9 @@ class TrackSpec:
     does not hold gets the generic one (each per-sample score's mean, paired)."""
     headlines: tuple[Headline, ...] = ()
     """Overview columns; empty = the summary's first numbers (a new track shows up as is)."""
+    metrics: str = ""
+    """What the track's numbers are and on which scale, in a sentence or two: every result
+    card of the track states it, so a downloaded summary explains itself."""
     data_env: str | None = None
     """Environment variable naming the benchmark data the Space rebuilds prompts from."""
     rebuild_prompt: PromptRebuilder | None = None

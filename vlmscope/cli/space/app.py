@@ -35,6 +35,12 @@ from vlmscope.leaderboard.overview_cells import overview_cells  # noqa: E402
 from vlmscope.leaderboard.result_store import ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.sample_prompts import prompt_data_dirs  # noqa: E402
+from vlmscope.leaderboard.stand_in_banner import (  # noqa: E402
+    BANNER_ID,
+    all_stand_ins,
+    banner,
+    track_stand_ins,
+)
 from vlmscope.leaderboard.topics_view import find_topic_sets  # noqa: E402
 from vlmscope.leaderboard.track_info import track_title  # noqa: E402
 from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
@@ -100,6 +106,9 @@ def build_app(store: ResultStore, arena: Arena | ArenaClosed | None = None) -> g
                     closed_tab() if isinstance(arena, ArenaClosed) else arena_tab(arena)
             for track in store.tracks():
                 with gr.Tab(track_title(track), id=dom_id("track", track)):
+                    stand_ins = track_stand_ins(store.summaries, store.boards, track)
+                    if stand_ins:
+                        gr.Markdown(banner(stand_ins), elem_id=dom_id(track, BANNER_ID))
                     page_for(store, track)(store, track)
                     if note := data_note(store.summaries, track):
                         gr.Markdown(note, elem_id=dom_id(track, "data"))
@@ -145,6 +154,9 @@ def found_note(store: ResultStore) -> str:
 
 
 def overview_tab(store: ResultStore) -> None:
+    stand_ins = all_stand_ins(store.summaries, store.boards)
+    if stand_ins:
+        gr.Markdown(banner(stand_ins), elem_id=f"overview-{BANNER_ID}")
     frame = overview_frame(store.summaries, store.boards)
     cells = overview_cells(frame, store.summaries, store.boards)
     gr.Markdown(OVERVIEW_NOTE)

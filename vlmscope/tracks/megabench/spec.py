@@ -62,6 +62,10 @@ SPEC = TrackSpec(
         Headline("Core", ("core",), interval=("intervals", "core")),
         Headline("Open", ("open",), interval=("intervals", "open")),
     ),
+    metrics="Core: the mean over rule-scored tasks of each task's mean query score (each query "
+    "scored field by field by its task's metrics); Open: the same over judge-scored tasks, the "
+    "judge's 1-10 grade divided by 10; overall: both, weighted by their numbers of tasks. All 0-1, "
+    "as are the keyword breakdowns (means over the tasks of each keyword).",
     data_env="VLMSCOPE_MEGABENCH_DATA",
     rebuild_prompt=rebuild_prompt,
 )

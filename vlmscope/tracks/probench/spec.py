@@ -62,6 +62,9 @@ SPEC = TrackSpec(
             interval=("tracks", "multi-linguistic"),
         ),
     ),
+    metrics="Each model against the baseline, judged in both orders on a 5-level verdict: a "
+    "style-controlled Bradley-Terry score on the Elo scale with the baseline pinned at 1114, its "
+    "95% bootstrap interval, and the win rate against the baseline in %, per track and breakdown.",
     data_env="VLMSCOPE_PROBENCH_DATA",
     rebuild_prompt=rebuild_prompt,
 )

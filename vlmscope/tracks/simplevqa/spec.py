@@ -48,6 +48,9 @@ SPEC = TrackSpec(
         Headline("F", ("F",), interval=("overall", "ci95", "F")),
         Headline("CGA", ("CGA",), interval=("overall", "ci95", "CGA")),
     ),
+    metrics="CO, NA and IN: the shares of answers graded correct, not attempted and incorrect; "
+    "CGA: correct given attempted; F: the harmonic mean of CO and CGA. All 0-1, with 95% "
+    "bootstrap intervals, overall and by language, task category and domain.",
     data_env="VLMSCOPE_SIMPLEVQA_DATA",
     rebuild_prompt=rebuild_prompt,
 )

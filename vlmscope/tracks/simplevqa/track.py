@@ -23,6 +23,7 @@ from pydantic import Field, ValidationError
 from vlmscope.config import ModelConfig, TrackConfig
 from vlmscope.judges.settings import JudgeSettings
 from vlmscope.messages import Response
+from vlmscope.stand_ins import StandIn
 from vlmscope.tracks.base import Sample, Scored, ScoringContext, TrackBase, TrackOptions
 from vlmscope.tracks.simplevqa.atomic import atomic_analysis
 from vlmscope.tracks.simplevqa.grader_prompt import DEFAULT_GRADER, ReplyFormat, load_grader_prompt
@@ -177,6 +178,12 @@ class SimpleVQATrack(TrackBase):
         summary["grader"] = self._grader_facts()
         summary["bootstrap"] = {"rounds": rounds, "seed": seed, "level": 0.95}
         return SimpleVQAReport(summary)
+
+    def stand_ins(self) -> list[StandIn]:
+        if self.options.grader == "offline_match":
+            what = "the gold answer looked up in the response, not the paper's LLM grading"
+            return [StandIn("grader", "offline_match", what)]
+        return []
 
     def _grader_facts(self) -> dict[str, Any]:
         """How the grades were made, stored with the numbers (offline ones say they are not

@@ -27,4 +27,7 @@ SPEC = TrackSpec(
     load=_load,
     page="visionarena",
     comparison="judged",
+    metrics="Each model against the anchor, judged in both orders (arena-hard-auto v0.1): a "
+    "Bradley-Terry score on the Elo scale and the win rate against the anchor in %, both with "
+    "95% bootstrap intervals; avg_tokens is the mean answer length.",
 )
