@@ -44,7 +44,7 @@ def model_stand_in(model: ModelConfig, role: str) -> StandIn | None:
     """`model` as a stand-in when it is one: the coin, or a random-weight tiny model."""
     if isinstance(model, CoinModelConfig):
         return StandIn(
-            role, model.name, "the coin backend: a verdict picked by hashing the request"
+            role, model.name, "the coin backend, which picks a verdict by hashing the request"
         )
     arch = getattr(model, "tiny_arch", None)
     if arch is not None:

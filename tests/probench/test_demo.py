@@ -71,6 +71,21 @@ def test_probench_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert (baseline["rating"], baseline["lower"], baseline["upper"]) == pytest.approx((1114,) * 3)
     table = result_dir(tmp_path / "results", "tiny-llava", "probench") / "probench_table.md"
     assert "| singleround |" in table.read_text(encoding="utf-8")
+    # the coin and the random-weight model are named in the summaries, the board and the cards
+    coin = {"role": "judge", "name": "coin-judge",
+            "what": "the coin backend, which picks a verdict by hashing the request"}  # fmt: skip
+    tiny = {"role": "answers", "name": "tiny-llava", "what": "a random-weight tiny llava model"}
+    results = tmp_path / "results"
+    (tiny_row,) = rows(result_dir(results, "tiny-llava", "probench"), "summary")
+    (oracle_row,) = rows(result_dir(results, "oracle", "probench"), "summary")
+    assert tiny_row["stand_ins"] == [tiny, coin] and oracle_row["stand_ins"] == [coin]
+    assert summary["stand_ins"] == [tiny, coin]
+    card = (result_dir(results, "tiny-llava", "probench") / "README.md").read_text()
+    assert "measure nothing about the models" in card and "`coin-judge`" in card
+    assert "baseline pinned at 1114" in card and "Judge: `coin-judge`" in card
+    assert "Scales: rates and scores" in card
+    board_card = (board_dir(results, "probench") / "README.md").read_text()
+    assert "by `tiny-llava`: a random-weight tiny llava model" in board_card
 
 
 def test_a_model_of_the_run_can_be_the_baseline(tmp_path: Path) -> None:

@@ -128,15 +128,15 @@ def _run_columns(runs: Sequence[SummaryRecord], boards: Sequence[BoardRecord]) -
 
 
 def samples_text(runs: Sequence[SummaryRecord]) -> str:
-    """How many samples the model's scores stand on: `14`, or per track (`MEGA-Bench 14,
-    SimpleVQA 10`) when it has several; a `--limit` run is marked (`7 (limit 1)`)."""
+    """How many samples the model's scores stand on: `14`, or one count per track in the order
+    of the track columns (`14/10`: a cell that stays on one line however many tracks); a
+    `--limit` run is marked (`7 (limit 1)`)."""
     by_track = {r.track: r for r in runs}
     shown = []
     for track in ordered_tracks(by_track):
         record = by_track[track]
-        count = f"{record.n_samples}" + (f" (limit {record.limit})" if record.limited else "")
-        shown.append(count if len(by_track) == 1 else f"{track_title(track)} {count}")
-    return ", ".join(shown)
+        shown.append(f"{record.n_samples}" + (f" (limit {record.limit})" if record.limited else ""))
+    return "/".join(shown)
 
 
 def skipped_frame(problems: Sequence[Problem]) -> pd.DataFrame:

@@ -46,11 +46,12 @@ from vlmscope.leaderboard.track_info import track_title  # noqa: E402
 from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
 
 TITLE = "vlmscope leaderboard"
-# The overview's column widths (`fit_widths`) fit a 1280 px window in this font and padding;
-# titles wrap between words, cells anywhere (a config hash breaks over two lines).
+# The overview's column widths (`fit_widths`) fit a 1280 px window in this font and padding
+# (10 px: the four tracks of the demo, ten score columns, fit beside the run columns); titles
+# wrap between words, cells anywhere (a config hash breaks over two lines).
 CSS = """
 #overview-table .header-cell, #overview-table .body-cell, #overview-table .sizing-body td {
-  font-size: var(--text-sm);
+  font-size: var(--text-xs);
 }
 #overview-table .header-cell .cell-wrap, #overview-table .body-cell .cell-wrap {
   padding-left: 5px; padding-right: 5px;
@@ -74,9 +75,10 @@ OVERVIEW_NOTE = (
     "not be read; **Other flags**: any other item not scored normally (e.g. no judge, over the "
     "image budget); **Cut off in reasoning** (shown when a model reasoned): replies that ended "
     "inside their reasoning trace, so they have no answer. **Samples**: how many samples the "
-    "scores stand on. These are counts of items, exact rather than estimated, so they have no "
-    "interval; run date and config hash are facts of the run. Each model shows its "
-    "latest full run of each track; a quick run made with `--limit N` shows only where the model "
+    "scores stand on, one count per track it ran, in the order of the columns (`14/6`). These "
+    "are counts of items, exact rather than estimated, so they have no interval; run date and "
+    "config hash are facts of the run. Each model shows its latest full run of each track; a "
+    "quick run made with `--limit N` shows only where the model "
     "has no full run of the track, marked `(limit N)` in Samples."
 )
 SUSPICIOUS_NOTE = (
