@@ -329,3 +329,62 @@ def test_a_vote_for_a_battle_not_shown_is_refused(space: tuple[str, Path]) -> No
 def test_the_page_made_no_outside_request(arena_page: ArenaPage) -> None:
     hosts = {r.url.split("/")[2] for r in arena_page.responses if r.url.startswith("http")}
     assert hosts <= {arena_page.page.url.split("/")[2]}
+
+
+RATE_FROM = 3  # the test arena's `board.min_votes_to_rate`
+
+
+@pytest.fixture(scope="module")
+def rating_space(
+    stubs: tuple[SSEStub, SSEStub], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Path]]:
+    """An arena of its own (an empty store) whose board rates from `RATE_FROM` votes."""
+    work = tmp_path_factory.mktemp("arena_rating")
+    store = work / "battles.sqlite"
+    config = work / "arena.yaml"
+    board = {"bootstrap_rounds": 10, "min_votes_to_rate": RATE_FROM}
+    config.write_text(yaml.safe_dump(config_dict(stubs, store, board=board)))
+    with serve_arena(config, work) as url:
+        yield url, store
+
+
+def test_the_live_board_rates_only_from_enough_votes(
+    chromium: Any, rating_space: tuple[str, Path], tmp_path: Path
+) -> None:
+    """After one vote the board lists both models with "too few votes to rate" and no
+    numbers (not 3276 against -1276); from `RATE_FROM` votes it shows ratings. Each Refresh
+    counts the vote just cast."""
+    arena_page = ArenaPage(chromium, rating_space[0])
+    page = arena_page.page
+    page.set_viewport_size({"width": 1280, "height": 1100})
+    try:
+        for number in range(1, RATE_FROM + 1):
+            if number > 1:
+                page.locator("#arena-new").click()
+                page.wait_for_function(
+                    "() => document.querySelector('#arena-a textarea').value === ''"
+                )
+            arena_page.send(f"Question {number}?")
+            arena_page.wait_answers(1)
+            page.locator("#arena-vote-a" if number % 2 else "#arena-vote-b").click()
+            page.locator("#arena-refresh").click()  # at once: the vote may still be saving
+            page.wait_for_function(
+                "n => document.querySelector('#arena-votes').innerText.includes(`${n} vote(s)`)",
+                arg=number,
+            )
+            note = page.locator("#arena-votes").inner_text()
+            board = page.locator("#arena-board").inner_text()
+            assert all(name in board for name in NAMES)
+            if number < RATE_FROM:
+                assert "too few votes to rate" in note and "too few votes to rate" in board
+                assert "3276" not in board and "+0.0 / -0.0" not in board
+                if number == 1:
+                    page.locator("#arena-board").scroll_into_view_if_needed()
+                    page.screenshot(path=str(ARTIFACTS / "arena_board_too_few.png"))
+            else:
+                assert "rated with Bradley-Terry" in note and "too few" not in board
+        page.locator("#arena-board").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "arena_board_rated.png"))
+        assert len(_votes(rating_space[1])) == RATE_FROM
+    finally:
+        arena_page.close()

@@ -36,7 +36,7 @@ def test_one_vote_is_too_few_to_rate() -> None:
     assert too_few_votes(board) and ratings_of(board) == {}
     frame = rating_frame(board)
     assert frame["Model"].tolist() == ["a", "b"] and set(frame["95% CI"]) == {TOO_FEW}
-    assert frame["Rating"].isna().all() and frame["Rank"].isna().all()
+    assert frame[["Rank", "Rating", "Win rate"]].isna().all().all()
     assert frame["Battles"].tolist() == [1, 1]
     assert f"{TOO_FEW} (1 of the {MIN_VOTES_TO_RATE} it needs)" in view_label(
         "x", "all", False, board

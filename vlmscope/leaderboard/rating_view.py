@@ -79,7 +79,11 @@ def rating_frame(view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE) -> 
     """One row per model, best first: the board's rank, rating, interval, win rate (%), battles;
     for a view with too few votes, each model with its battles and `TOO_FEW` for the rest."""
     rows = [
-        [*cells(model, entry), rounded(entry.win_rate), rounded(entry.battles, 0)]
+        [
+            *cells(model, entry),
+            rounded(entry.win_rate if cells is rated_cells else None),  # no rate from few votes
+            rounded(entry.battles, 0),
+        ]
         for model, entry, cells in shown_models(view, minimum)
     ]
     return pd.DataFrame(rows, columns=RATING_COLUMNS)
