@@ -75,8 +75,9 @@ def test_a_killed_holders_lock_is_taken_over_and_said(holder, caplog):
     with caplog.at_level(logging.WARNING, logger="vlmscope.runner.output_lock"):
         report = run(_config(out))
     assert report.tracks[0].generated == 4
-    assert f"stopped without finishing (pid {proc.pid} on" in caplog.text
-    assert (out / LOCK_NAME).read_text() == ""  # released: a later run finds it free
+    assert f"resuming {out}: the run before (pid {proc.pid} on" in caplog.text
+    assert "stopped without finishing" in caplog.text
+    assert not (out / LOCK_NAME).exists()  # a finished run leaves no lock file
 
 
 def test_runs_one_after_another_never_conflict(tmp_path, caplog):
@@ -84,4 +85,5 @@ def test_runs_one_after_another_never_conflict(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="vlmscope.runner.output_lock"):
         run(_config(out))
         assert run(_config(out)).tracks[0].cached == 4
-    assert "taking over" not in caplog.text
+    assert "resuming" not in caplog.text
+    assert not (out / LOCK_NAME).exists()

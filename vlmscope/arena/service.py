@@ -237,16 +237,13 @@ class Arena:
         """Store the session's vote on its battle; the names only come back once it is stored.
         The vote counts as being saved (`saving`) from the call on."""
         with self.saving.holding():
-            return self._vote(session_key, ip, battle_id, winner)
-
-    def _vote(self, session_key: str, ip: str, battle_id: str | None, winner: str) -> Reveal:
-        if winner not in WINNERS:
-            raise Refused(f"Unknown vote {winner!r}.")
-        if battle_id is None:
-            raise Refused("There is no battle to vote on: ask something first.")
-        _within(self._votes, session_key, ip, "votes")
-        with _storing():
-            return self._vote(self.anonymous(session_key), battle_id, winner)
+            if winner not in WINNERS:
+                raise Refused(f"Unknown vote {winner!r}.")
+            if battle_id is None:
+                raise Refused("There is no battle to vote on: ask something first.")
+            _within(self._votes, session_key, ip, "votes")
+            with _storing():
+                return self._vote(self.anonymous(session_key), battle_id, winner)
 
     def _vote(self, session: str, battle_id: str, winner: str) -> Reveal:
         standing = self.store.vote(battle_id)

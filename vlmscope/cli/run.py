@@ -126,10 +126,30 @@ def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
     return [i for i in items if i.name in names]
 
 
+def interrupted_message(config: RunConfig | None) -> str:
+    """The one line Ctrl-C prints: what is kept, and how to resume."""
+    if config is None:
+        return "stopped (Ctrl-C) before the run started: nothing was asked"
+    return (
+        "stopped (Ctrl-C): every answer and judgment finished so far is kept in "
+        f"{Path(config.output_dir) / 'cache.sqlite'}; run the same command again to resume"
+    )
+
+
 def handle(args: argparse.Namespace) -> int:
-    config = config_from_args(args)
-    if args.dry_run:  # plans the tracks itself, reporting a config error the same way
-        return dry_run(config, args)
+    config: RunConfig | None = None
+    try:
+        config = config_from_args(args)
+        if args.dry_run:  # plans the tracks itself, reporting a config error the same way
+            return dry_run(config, args)
+        return run_config(config, args)
+    except KeyboardInterrupt:
+        print(interrupted_message(config), file=sys.stderr)
+        return 130
+
+
+def run_config(config: RunConfig, args: argparse.Namespace) -> int:
+    """Run `config`, print the table and notes, write the run report, push when asked."""
     # The tracks are checked before the runner is imported (it loads `datasets` and the model
     # libraries, seconds): a config error is reported at once. `run` checks them again (cheap).
     # A bad config, a locked or damaged output, a full disk: one `error:` line at the entry
