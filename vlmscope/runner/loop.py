@@ -32,6 +32,7 @@ from vlmscope.runner.budget import Budget
 from vlmscope.runner.budget_run import run_budget, share_budget, whole_budget
 from vlmscope.runner.distributed import ProcessGroup, process_group
 from vlmscope.runner.generate import TrackReport, generate_model
+from vlmscope.runner.model_sources import check_model_sources
 from vlmscope.runner.output_lock import OutputLocked, output_lock
 from vlmscope.runner.plan import PlannedTrack, plan_tracks
 from vlmscope.runner.pricing import Pricer, run_pricer
@@ -61,12 +62,13 @@ def run(
     """Run every configured model on every configured track; results land in `output_dir`.
 
     Raises `ConfigError` (naming `source` and the field) before any model is loaded when a
-    track is unknown, its options are invalid, or a model it needs is not in the run (or, with
-    a budget, has no price), `OutputLocked` when another run is writing to the same output
-    folder, and `BudgetReached` when the budget stopped it (`estimate` says how a request's
-    cost is estimated against it).
+    track is unknown, its options are invalid, a model it needs is not in the run (or, with a
+    budget, has no price), or a model's weights can be neither found nor downloaded,
+    `OutputLocked` when another run is writing to the same output folder, and `BudgetReached`
+    when the budget stopped it (`estimate` says how a request's cost is estimated against it).
     """
     planned = plan_tracks(config, source=source)
+    check_model_sources(config, source=source)
     pricer = run_pricer(config)
     settings = estimate or EstimateSettings()
     budget = run_budget(config, pricer, settings, source) if config.budget_usd else None
