@@ -16,6 +16,7 @@ from vlmscope.hub_export import load_folder
 from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.runner.loop import RunReport, run
 from vlmscope.runner.results import board_dir
+from vlmscope.runner.table import format_table
 
 TRACK = "colours_pairwise"
 PREFERENCE = {"red": 1, "blue": -1}  # the judge likes red best and blue least
@@ -124,6 +125,18 @@ def test_details_keep_both_games_and_the_nudge(runs):
     board_details = load_folder(board_dir(folder, "colours_pairwise"), "details")
     assert len(board_details) == 16  # 8 prompts of each judged model
     assert set(board_details["model_a"]) == {"baseline"}
+
+
+def test_the_run_table_shows_each_rated_models_rating_and_interval(runs):
+    _, report = runs[0]
+    (board,) = report.boards
+    table = format_table(report)
+    for model in ("red-bot", "blue-bot", "baseline"):
+        rating, lower, upper = board.ratings[model]
+        assert lower <= rating <= upper
+        row = next(line for line in table.splitlines() if line.startswith(model))
+        assert f"rating={rating:.0f} (95% {lower:.0f}-{upper:.0f})" in row
+    assert board.ratings["red-bot"][0] > board.ratings["blue-bot"][0]  # the judge likes red
 
 
 def test_summary_states_the_effective_judge_and_generation_limits(runs):

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +273,8 @@ class BoardReport:
     models: int
     result_dir: Path | None
     error: str | None = None
+    ratings: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    """Each model's (rating, lower, upper) on the board (the 95% interval), for the run table."""
 
 
 def aggregate_all(
@@ -310,5 +312,6 @@ def aggregate_all(
                 note=config.note or "",
             ),
         )
-        boards.append(BoardReport(plan.track.name, len(joint.board.models), folder))
+        ratings = {m: (r.rating, r.lower, r.upper) for m, r in joint.board.models.items()}
+        boards.append(BoardReport(plan.track.name, len(joint.board.models), folder, None, ratings))
     return boards

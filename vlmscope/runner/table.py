@@ -28,9 +28,23 @@ def headline_keys(track: str) -> set[str]:
     return {h.keys[0] for h in spec.headlines if len(h.keys) == 1} if spec else set()
 
 
+def _rated(report: RunReport, track: str, model: str) -> str:
+    """The model's rating on the track's joint board, "" when the track has none."""
+    for board in report.boards:
+        if board.track == track and model in board.ratings:
+            return rating_text(board.ratings[model])
+    return ""
+
+
 def flagged(outcomes: dict[str, int]) -> str:
     """Samples whose score is not a plain judgement of the model (unparseable, missing judge, ...)."""
     return ", ".join(f"{n} {name}" for name, n in sorted(outcomes.items()) if name != "ok") or "0"
+
+
+def rating_text(rating: tuple[float, float, float]) -> str:
+    """`rating=1439 (95% 1202-1694)`: a model's place on its track's joint board."""
+    value, lower, upper = rating
+    return f"rating={value:.0f} (95% {lower:.0f}-{upper:.0f})"
 
 
 def format_table(report: RunReport) -> str:
@@ -55,7 +69,15 @@ def format_table(report: RunReport) -> str:
             str(t.failed),
             flagged(t.outcomes),
             f"{t.seconds:.1f}",
-            headline(t.summary, keys=headline_keys(t.track)),
+            "  ".join(
+                filter(
+                    None,
+                    [
+                        _rated(report, t.track, t.model),
+                        headline(t.summary, keys=headline_keys(t.track)),
+                    ],
+                )
+            ),
         ]
         for t in report.tracks
     ]
