@@ -1,6 +1,7 @@
 """MEGA-Bench builder entry: the builder lives in `vlmscope.datasets.megabench`.
 
-    python dataset_scripts/megabench.py DATA_DIR OUT_DIR   # = python -m vlmscope.datasets.megabench
+    python dataset_scripts/megabench.py --out OUT_DIR [--data-dir DATA_DIR]
+    # = python -m vlmscope.datasets.megabench; without --data-dir: the shipped sample
 
 exports all four configs as a Hub-style folder that `load_dataset(OUT_DIR, "core")` opens.
 """

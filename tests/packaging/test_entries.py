@@ -35,4 +35,4 @@ def test_entry_runs_as_a_script() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "out_dir" in done.stdout
+    assert "--out OUT" in done.stdout

@@ -216,7 +216,8 @@ def test_demo_export_and_store_run_from_the_wheel(
     ).strip()
     assert Path(sample).is_relative_to(python.parent.parent)
     run(
-        [str(python), "-m", "vlmscope.datasets.megabench", sample, "megabench_export"]
+        [str(python), "-m", "vlmscope.datasets.megabench", "--data-dir", sample, "--out"]
+        + ["megabench_export"]
         + ["--cache-dir", "datasets_cache"],
         cwd=work,
         env=env,

@@ -22,6 +22,7 @@ from typing import Any
 
 import datasets
 
+from vlmscope.datasets.export_command import written
 from vlmscope.input_errors import DEBUG_FLAG, DEBUG_HELP, describe, guarded, input_cause
 
 
@@ -56,14 +57,15 @@ def refuse_empty(
 def export_main(
     parser: argparse.ArgumentParser, argv: list[str] | None, export: Callable[[Any], Any]
 ) -> int:
-    """Parse `argv` (with `--debug` added to `parser`), print what `export(args)` wrote, and end
+    """Parse `argv` (with `--debug` added to `parser`), print what `export(args)` wrote (each
+    config and its row count, `export_command.written`), and end
     bad input as one `error:` line with exit status 2 (`vlmscope.input_errors.guarded`)."""
     parser.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
     parser.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP)
     args = parser.parse_args(argv)
 
     def run() -> int:
-        print(export(args))
+        print(written(export(args)))  # each config with its row count
         return 0
 
     return guarded(run, debug=args.debug)

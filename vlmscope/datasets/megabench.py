@@ -3,17 +3,19 @@
 `datasets` 5 no longer runs loading scripts; `build` instantiates the builder class `MegaBench`:
 
     from vlmscope.datasets.megabench import build
-    ds = build("path/to/MEGA-Bench", "core")   # parquet + unzipped data/; a bad row raises RowError
+    ds = build(config="core")                       # the sample shipped with the package
+    ds = build("path/to/MEGA-Bench", "core")        # parquet + unzipped data/; a bad row raises RowError
 
 Rows keep the 15 upstream string columns unchanged (so the official tools still read them) and
 add `query_images`: the query's images decoded from the relative paths. Rows are read by the
 track's own reader (`vlmscope.tracks.megabench.rows.checked_rows`), so a bad row (a repeated id, a
 task missing from `all_task_meta.json`, an unknown metric, a null answer, a media path leaving
 the data folder) stops the build naming its task, row id and field, as it stops the track.
-`python -m vlmscope.datasets.megabench DATA_DIR OUT_DIR` (or `--repo TIGER-Lab/MEGA-Bench
---revision <commit> OUT_DIR`, which downloads and unpacks `data.zip` once; `python
-dataset_scripts/megabench.py` in the repository) exports all four configs as a Hub-style folder (parquet + dataset card) that
-`load_dataset(OUT_DIR, "core")` opens.
+`python -m vlmscope.datasets.megabench --out OUT_DIR [--data-dir DATA_DIR]` (or `--repo
+TIGER-Lab/MEGA-Bench --revision <commit>`, which downloads and unpacks `data.zip` once; `python
+dataset_scripts/megabench.py` in the repository) exports all four configs as a Hub-style folder
+(parquet + dataset card) that `load_dataset(OUT_DIR, "core")` opens; without `--data-dir` or
+`--repo` it reads the shipped sample.
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
 from vlmscope.tracks.megabench.rows import CONFIGS, STRING_COLUMNS, RowError, checked_rows
+from vlmscope.tracks.shipped_samples import sample_dir
 
 CITATION = """@article{chen2024megabench,
   title={MEGA-Bench: Scaling Multimodal Evaluation to over 500 Real-World Tasks},
@@ -69,9 +73,8 @@ class MegaBench(NamedRowErrors, datasets.GeneratorBasedBuilder):
         )
 
     def _split_generators(self, dl_manager: Any) -> list[datasets.SplitGenerator]:
-        if not self.config.data_dir:
-            raise ValueError("data_dir must point to the downloaded MEGA-Bench files")
-        root = Path(self.config.data_dir).resolve()
+        # no data_dir: the sample shipped with the package
+        root = Path(self.config.data_dir or sample_dir("megabench")).resolve()
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"root": root})]
 
     def _generate_examples(self, root: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -97,17 +100,20 @@ class MegaBench(NamedRowErrors, datasets.GeneratorBasedBuilder):
 
 
 def build(
-    data_dir: str | Path, config: str, cache_dir: str | Path | None = None
+    data_dir: str | Path | None = None, config: str = "core", cache_dir: str | Path | None = None
 ) -> datasets.Dataset:
+    """One config from the upstream files in `data_dir` (None: the shipped sample)."""
     check_name("MEGA-Bench config", config, CONFIGS)
     builder = MegaBench(
-        config_name=config, data_dir=str(data_dir), cache_dir=str(cache_dir) if cache_dir else None
+        config_name=config,
+        data_dir=str(data_dir or sample_dir("megabench")),
+        cache_dir=str(cache_dir) if cache_dir else None,
     )
     return prepare_split(builder, RowError)
 
 
 def export(
-    data_dir: str | Path,
+    data_dir: str | Path | None,
     out_dir: str | Path,
     cache_dir: str | Path | None = None,
     *,
@@ -136,22 +142,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "data_dir",
-        nargs="?",
-        help="downloaded MEGA-Bench files (config folders + unzipped data/); or give --repo",
+    add_export_arguments(
+        parser, "the config folders and the unzipped data/ of TIGER-Lab/MEGA-Bench"
     )
-    parser.add_argument("out_dir", help="where to write the Hub-style folder")
-    parser.add_argument("--cache-dir", help="datasets cache for the build")
     add_hub_arguments(parser, "megabench")
-
-    def run(args: argparse.Namespace) -> Path:
-        data_dir = data_dir_from_args("megabench", args)
-        if data_dir is None:
-            parser.error("give the data folder or --repo")
-        return export(data_dir, args.out_dir, args.cache_dir, allow_empty=args.allow_empty)
-
-    return export_main(parser, argv, run)
+    return export_main(
+        parser,
+        argv,
+        lambda a: export(
+            data_dir_from_args("megabench", a), a.out, a.cache_dir, allow_empty=a.allow_empty
+        ),
+    )
 
 
 if __name__ == "__main__":

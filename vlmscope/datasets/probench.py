@@ -36,6 +36,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.probench.row_files import SPLIT
@@ -180,17 +181,11 @@ def main(argv: list[str] | None = None) -> int:
         epilog="Example: python -m vlmscope.datasets.probench --out probench_hub "
         "--data-dir ~/ProBench (a download of HelloKKMe/ProBench: data/train-*.parquet).",
     )
-    parser.add_argument(
-        "--out",
-        required=True,
-        help="folder to write; its config folders and README are replaced, other files kept",
+    add_export_arguments(
+        parser,
+        "data/train-*.parquet, train.parquet or *.parquet, or one .json/.jsonl file with an "
+        "images/ folder",
     )
-    parser.add_argument(
-        "--data-dir",
-        help="the upstream files: data/train-*.parquet, train.parquet or *.parquet, or one "
-        ".json/.jsonl file with an images/ folder (default: the shipped sample)",
-    )
-    parser.add_argument("--cache-dir", help="datasets cache for the build")
     add_hub_arguments(parser, "probench")
     return export_main(
         parser,

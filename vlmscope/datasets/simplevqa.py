@@ -33,6 +33,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.simplevqa.rows import SAMPLE_DIR, SimpleVQADataError, read_rows
@@ -120,9 +121,9 @@ def export(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Export SimpleVQA to a Hub-style parquet folder.")
-    parser.add_argument("--out", required=True, help="folder to write")
-    parser.add_argument("--data-dir", help="upstream files (default: the shipped sample)")
-    parser.add_argument("--cache-dir", help="datasets cache for the build")
+    add_export_arguments(
+        parser, "m-a-p/SimpleVQA's test.parquet (or JSON lines and an image folder)"
+    )
     add_hub_arguments(parser, "simplevqa")
     return export_main(
         parser,

@@ -33,6 +33,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import data_dir_from_args
 from vlmscope.hub_export import export_folder
 from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
@@ -296,13 +297,11 @@ def main(argv: list[str] | None = None) -> int:
         "--data-dir ~/VisionArena-Battle (a download: data/train-*.parquet).",
     )
     parser.add_argument("dataset", choices=sorted(BUILDERS), help="which dataset to export")
-    parser.add_argument("--out", required=True, help="folder to write (config default + README)")
-    parser.add_argument(
-        "--data-dir",
-        help="the upstream files: data/train-*.parquet, train.parquet or *.parquet, or one "
-        ".json/.jsonl file with an images/ folder (default: the shipped sample)",
+    add_export_arguments(
+        parser,
+        "data/train-*.parquet, train.parquet or *.parquet, or one .json/.jsonl file with an "
+        "images/ folder",
     )
-    parser.add_argument("--cache-dir", help="datasets cache for the build")
     parser.add_argument(
         "--repo",
         help="a Hub dataset repo to read instead of a local folder (upstream: "
