@@ -75,15 +75,27 @@ fi
 
 py=.venv/bin/python
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-# torch + torchvision first and pinned, unless the venv already has a torch that vlmscope
-# accepts (>= 2.14) with a torchvision that imports beside it
-if ! "$py" -c 'import sys, torch, torchvision; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 14))' \
-  2>/dev/null; then
-  install_step "$py" -m pip install -q torch==2.14.1 torchvision==0.29.1
+# Nothing to do (every requirement of setup.cfg met, this checkout installed editable): say so
+# and skip pip, which takes minutes to find that out itself.
+if checked=$("$py" scripts/installed.py 2>&1); then
+  echo "$checked"
+else
+  echo "$checked"
+  # torch + torchvision first and pinned, unless the venv already has a torch that vlmscope
+  # accepts (>= 2.14) with a torchvision that imports beside it
+  if ! "$py" -c 'import sys, torch, torchvision; sys.exit(tuple(map(int, torch.__version__.split(".")[:2])) < (2, 14))' \
+    2>/dev/null; then
+    echo "step 1 of 2: torch 2.14.1 and torchvision 0.29.1 with NVIDIA's CUDA libraries (they run on a"
+    echo "  CPU too): roughly 3 GB to download and 5 GB installed, the longest step (minutes)"
+    install_step "$py" -m pip install --progress-bar on torch==2.14.1 torchvision==0.29.1
+  fi
+  echo "step 2 of 2: vlmscope in editable mode with its dependencies, test tools and the bench"
+  echo "  extra (datasets, transformers, accelerate, gradio, playwright, UMAP, HDBSCAN, ...):"
+  echo "  roughly 0.7 GB to download, 2 GB installed"
+  # setuptools and wheel: the build backend, so tests/packaging can build the wheel offline;
+  # the bench extra (UMAP, HDBSCAN, MinHash: about 80 MB of wheels) so the tests cover build-bench
+  install_step "$py" -m pip install --progress-bar on -e ".[dev,bench]" "setuptools>=68" wheel
 fi
-# setuptools and wheel: the build backend, so tests/packaging can build the wheel offline;
-# the bench extra (UMAP, HDBSCAN, MinHash: about 80 MB of wheels) so the tests cover build-bench
-install_step "$py" -m pip install -q -e ".[dev,bench]" "setuptools>=68" wheel
 
 if [ -n "$dry_run" ]; then
   echo "dry run: .venv is ready ($("$py" --version 2>&1) from $(
@@ -93,5 +105,6 @@ else
   echo "done: vlmscope and its test tools are installed in $where"
 fi
 echo "next: . .venv/bin/activate, then the demo or the tests (the first lines of README.md):"
-echo "  accelerate launch --num_processes 1 --num_machines 1 --mixed_precision no --dynamo_backend no run_eval.py --config configs/demo.yaml"
-echo "  python -m pytest -q"
+echo "  vlmscope demo && vlmscope space results/demo        # the demo, then its leaderboard"
+echo "  python -m pytest -q -m 'not slow' tests/foundation  # a quick part of the tests (minutes)"
+echo "  python -m pytest -q                                 # all of them (see README: how long)"

@@ -10,7 +10,9 @@ repository with `PATH=/usr/bin:$PATH` running `bash .ci/run`.)
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,16 +35,27 @@ needs_system_python = pytest.mark.skipif(
 )
 
 
+INSTALL_FILES = ("scripts/install.sh", "scripts/installed.py", "setup.cfg")
+
+
 def dry_run(repo: Path, path: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run the copied install.sh in `repo` with PATH `path`; no venv active unless given."""
-    script = repo / "scripts" / "install.sh"
-    script.parent.mkdir(parents=True, exist_ok=True)
-    script.write_bytes((ROOT / "scripts" / "install.sh").read_bytes())
+    return install(repo, path, **{"VLMSCOPE_INSTALL_DRY_RUN": "1", **env})
+
+
+def install(repo: Path, path: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """The copied install.sh (with the files it reads) run in `repo` with PATH `path`."""
+    for name in INSTALL_FILES:
+        copy = repo / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if not copy.exists():
+            copy.write_bytes((ROOT / name).read_bytes())
     base = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    base.pop("VLMSCOPE_INSTALL_DRY_RUN", None)
     return subprocess.run(
-        ["bash", str(script)],
+        ["bash", str(repo / "scripts" / "install.sh")],
         cwd=repo,
-        env=base | {"PATH": path, "VLMSCOPE_INSTALL_DRY_RUN": "1"} | env,
+        env=base | {"PATH": path} | env,
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -77,9 +90,12 @@ def test_makes_dot_venv_with_the_first_python3_and_installs_with_its_pip(tmp_pat
     assert Path(prefix) == venv and base_prefix == "/usr"
     assert (venv / "bin" / "activate").is_file()
     assert "+ /usr/bin/python3 -m venv .venv" in done.stderr
-    pip = "+ (dry run, skipped) .venv/bin/python -m pip install -q"
+    pip = "+ (dry run, skipped) .venv/bin/python -m pip install --progress-bar on"
     assert f"{pip} torch==2.14.1 torchvision==0.29.1\n" in done.stderr
     assert f"{pip} -e .\\[dev\\,bench\\]" in done.stderr
+    # what each long step downloads is said before it starts
+    assert "step 1 of 2: torch 2.14.1" in done.stdout and "roughly 3 GB to download" in done.stdout
+    assert "step 2 of 2: vlmscope" in done.stdout
     assert "python3 -m pip" not in done.stderr
     assert "next: . .venv/bin/activate" in done.stdout
 
@@ -117,3 +133,56 @@ def test_an_active_venv_never_replaces_a_dot_venv_folder(tmp_path: Path) -> None
     assert done.returncode == 1
     assert "run 'deactivate'" in done.stderr
     assert not (repo / ".venv").is_symlink()
+
+
+def _editable_install_of(repo: Path, venv: Path) -> None:
+    """The dist-info `pip install -e repo` leaves in `venv`, beside the packages of this
+    environment (seen through a `.pth` file, as the wheel test does)."""
+    purelib = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    outer = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")]
+    Path(purelib, "outer_environment.pth").write_text("".join(f"{p}\n" for p in outer))
+    info = Path(purelib, "vlmscope-0.1.0.dist-info")
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: vlmscope\nVersion: 0.1.0\n")
+    (info / "direct_url.json").write_text(
+        json.dumps({"url": repo.resolve().as_uri(), "dir_info": {"editable": True}})
+    )
+    (info / "entry_points.txt").write_text("[console_scripts]\nvlmscope = vlmscope.cli:main\n")
+
+
+APT = ("chromium", "chromium-driver", "wordnet-base", "wordnet-sense-index")
+
+
+def _apt_installed() -> bool:
+    return all(
+        subprocess.run(["dpkg", "-s", name], capture_output=True, check=False).returncode == 0
+        for name in APT
+    )
+
+
+@pytest.mark.skipif(not _apt_installed(), reason="the Debian packages install.sh adds are missing")
+def test_a_second_run_with_nothing_missing_runs_no_pip(tmp_path: Path) -> None:
+    """Every requirement met and the checkout installed: install.sh checks, says so, and runs
+    no pip (pip takes minutes to find there is nothing to do). One missing requirement, and
+    it installs again, saying what is missing."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True)
+    _editable_install_of(repo, repo / ".venv")
+    done = install(repo, "/usr/bin:/bin")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^nothing to install: \d+ requirements met$", done.stdout, re.MULTILINE)
+    assert "pip install" not in done.stderr and "step 1" not in done.stdout
+    assert "done: vlmscope and its test tools are installed" in done.stdout
+
+    text = (repo / "setup.cfg").read_text()  # a new dependency, installed nowhere
+    (repo / "setup.cfg").write_text(
+        text.replace("    langdetect\n", "    langdetect\n    no-such-package-xyz\n")
+    )
+    again = install(repo, "/usr/bin:/bin", VLMSCOPE_INSTALL_DRY_RUN="1")
+    assert again.returncode == 0, again.stderr
+    assert "to install: no-such-package-xyz is not installed" in again.stdout
+    assert "(dry run, skipped) .venv/bin/python -m pip install --progress-bar on -e" in again.stderr
