@@ -35,7 +35,7 @@ def problems(root: Path) -> list[str]:
     try:
         from packaging.requirements import Requirement
     except ImportError:
-        return ["packaging is not installed"]
+        return ["everything (a new environment: not even packaging is there)"]
     found = []
     for text in [*requirements(root / "setup.cfg"), *BUILD]:
         requirement = Requirement(text)
