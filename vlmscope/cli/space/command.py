@@ -22,7 +22,8 @@ an overview of every model and track, a page per track, rating boards and a samp
 
   vlmscope space results/demo              # a run's output folder (default: results/)
   vlmscope space --repo ORG/results        # a Hub dataset repo written with --push-to-hub
-  vlmscope space --arena arena.yaml        # with the live Arena tab (see configs/arena_demo.yaml)
+  vlmscope space --arena arena.yaml        # with the live Arena tab (see configs/arena_demo.yaml);
+                                           # an arena alone needs no results folder
 
 Then open http://127.0.0.1:7860 (--port to change it); Ctrl-C stops it.
 """
@@ -62,7 +63,7 @@ def space_settings(args: argparse.Namespace, environ: dict[str, str]) -> dict[st
     else:
         settings.pop("VLMSCOPE_RESULTS_REPO", None)
         folder = args.results or Path(settings.get("VLMSCOPE_RESULTS_DIR") or "results")
-        if not folder.is_dir():
+        if not folder.is_dir() and (args.results is not None or args.arena is None):
             raise ValueError(
                 f"no results folder {folder} here: run `vlmscope demo` (results/demo) or "
                 "`vlmscope run --config ...` first, or name the folder a run wrote"
