@@ -54,17 +54,23 @@ def stubs() -> Iterator[tuple[SSEStub, SSEStub]]:
         yield zeta, omega
 
 
+def served(
+    stubs: tuple[SSEStub, SSEStub], work: Path, **overrides: Any
+) -> Iterator[tuple[str, Path]]:
+    """The Space with an arena over `stubs` (config `overrides`), its store in `work`."""
+    store = work / "battles.sqlite"
+    config = work / "arena.yaml"
+    config.write_text(yaml.safe_dump(config_dict(stubs, store, **overrides)))
+    with serve_arena(config, work) as url:
+        yield url, store
+
+
 @pytest.fixture(scope="module")
 def space(
     stubs: tuple[SSEStub, SSEStub], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, Path]]:
-    work = tmp_path_factory.mktemp("arena_space")
-    store = work / "battles.sqlite"
-    config = work / "arena.yaml"
     limits = {"max_image_bytes": MAX_IMAGE_BYTES, "asks_per_ip": 100, "votes_per_ip": 100}
-    config.write_text(yaml.safe_dump(config_dict(stubs, store, limits=limits)))
-    with serve_arena(config, work) as url:
-        yield url, store
+    yield from served(stubs, tmp_path_factory.mktemp("arena_space"), limits=limits)
 
 
 @pytest.fixture(scope="module")
@@ -339,13 +345,8 @@ def rating_space(
     stubs: tuple[SSEStub, SSEStub], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, Path]]:
     """An arena of its own (an empty store) whose board rates from `RATE_FROM` votes."""
-    work = tmp_path_factory.mktemp("arena_rating")
-    store = work / "battles.sqlite"
-    config = work / "arena.yaml"
     board = {"bootstrap_rounds": 10, "min_votes_to_rate": RATE_FROM}
-    config.write_text(yaml.safe_dump(config_dict(stubs, store, board=board)))
-    with serve_arena(config, work) as url:
-        yield url, store
+    yield from served(stubs, tmp_path_factory.mktemp("arena_rating"), board=board)
 
 
 def test_the_live_board_rates_only_from_enough_votes(
