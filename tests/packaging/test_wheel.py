@@ -180,8 +180,10 @@ def test_demo_export_and_store_run_from_the_wheel(
     # the console script the wheel installs; the config, samples and prompts come from the wheel
     out = run([str(python.parent / "vlmscope"), "demo"], cwd=work, env=env)
     results = work / "results" / "demo"
-    assert (results / "run_report.json").is_file()
+    report = json.loads((results / "run_report.json").read_text())
+    assert report["note"].startswith("What these numbers mean")  # kept, not only printed
     assert "next: vlmscope space results/demo" in out
+    assert not (results / ".vlmscope.lock").exists()
     # every summary of the demo (four tracks, two boards) loads with numbers as numbers
     script = (
         "import datasets, glob, json\n"
