@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -144,7 +145,8 @@ def handle(args: argparse.Namespace) -> int:
             return dry_run(config, args)
         return run_config(config, args)
     except KeyboardInterrupt:
-        print(interrupted_message(config), file=sys.stderr)
+        if os.environ.get("RANK", "0") == "0":  # one line, not one per process of a launch
+            print(interrupted_message(config), file=sys.stderr)
         return 130
 
 
