@@ -55,6 +55,5 @@ def publish(results: Path, repo: str, *, private: bool = False) -> int:
 
 def handle(args: argparse.Namespace) -> int:
     if not (args.results / "run_report.json").is_file() and not any(args.results.glob("*/*")):
-        print(f"error: {args.results} holds no results (no run wrote there)", file=sys.stderr)
-        return 2
+        raise ValueError(f"{args.results} holds no results (no run wrote there)")  # exit 2
     return publish(args.results, args.repo, private=args.private)

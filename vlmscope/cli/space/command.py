@@ -14,8 +14,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from vlmscope.cli.failure import fail
-
 DESCRIPTION = """\
 Serve the leaderboard (the Gradio Space) over the result datasets of a run, read-only:
 an overview of every model and track, a page per track, rating boards and a sample browser.
@@ -77,10 +75,7 @@ def space_settings(args: argparse.Namespace, environ: dict[str, str]) -> dict[st
 
 
 def handle(args: argparse.Namespace) -> int:
-    try:
-        settings = space_settings(args, dict(os.environ))
-    except ValueError as err:
-        return fail("error", err)
+    settings = space_settings(args, dict(os.environ))  # a bad argument: one `error:` line
     from vlmscope.cli.space.app import main
 
     launch: dict[str, Any] = {}
