@@ -53,7 +53,9 @@ def test_each_kind_of_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.chdir(tmp_path)
     check_model_sources(_config(str(tmp_path)), probe=probe)  # a folder that is there
     check_model_sources(_config("./built-later", tiny_arch="llava"), probe=probe)
-    with pytest.raises(ConfigError, match=r"models\.1 \(name: mine\)\.path: no folder './gone'"):
+    with pytest.raises(
+        ConfigError, match=r"^model 'mine': path './gone' is no folder .*\(models\.1 in config\)$"
+    ):
         check_model_sources(_config("./gone"), probe=probe)
     with pytest.raises(ConfigError, match="HF_HUB_OFFLINE is set"):
         check_model_sources(_config(REPO_ID), source="run.yaml", probe=probe)
@@ -62,7 +64,9 @@ def test_each_kind_of_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert asked == ["https://huggingface.co"]
     with pytest.raises(ConfigError, match=r"the Hub \(https://huggingface.co\) cannot be reached"):
         check_model_sources(_config(REPO_ID), probe=lambda endpoint: "ConnectError: refused")
-    with pytest.raises(ConfigError, match=r"tracks\.0\.judge \(name: j\)\.path: no folder"):
+    with pytest.raises(
+        ConfigError, match=r"^model 'j': path './judge' is no folder .*\(tracks\.0\.judge in"
+    ):
         (tmp_path / "judge").rmdir()
         check_model_sources(_config(str(tmp_path)), probe=probe)
 
@@ -107,6 +111,6 @@ def test_the_run_stops_at_once_naming_the_model_entry(
     )  # fmt: skip
     assert done.returncode == 2 and "Traceback" not in done.stderr
     (line,) = done.stderr.strip().splitlines()
-    assert line.startswith(f"error: {config}: models.0 (name: mymodel).path: '{REPO_ID}' ")
-    assert reason in line
+    assert line.startswith(f"error: model 'mymodel': path '{REPO_ID}' ")
+    assert reason in line and line.endswith(f"(models.0 in {config})")
     assert not (tmp_path / "out" / "mymodel").exists()  # no track ran

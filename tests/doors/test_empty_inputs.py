@@ -27,7 +27,9 @@ def _emptied(tmp_path: Path, sample: str) -> Path:
 EXPORTS: dict[str, tuple[str, Callable[[Path, Path, list[str]], int]]] = {
     "megabench": (
         "megabench",
-        lambda data, out, extra: megabench.main([str(data), str(out), *extra]),
+        lambda data, out, extra: megabench.main(
+            ["--data-dir", str(data), "--out", str(out), *extra]
+        ),
     ),
     "probench": (
         "probench",

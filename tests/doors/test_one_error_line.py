@@ -58,7 +58,7 @@ def test_the_dataset_modules_print_one_line_for_a_bad_row(tmp_path: Path, datase
         named = "test.parquet, data_id 0: field 'data_id' repeats row 0"
     else:
         _repeat_first_row(data / "core" / "test-00000-of-00001.parquet")
-        argv = [str(data), str(tmp_path / "hub")]
+        argv = ["--data-dir", str(data), "--out", str(tmp_path / "hub")]
         named = "field 'id' repeats a row already read"
     done = _process("-m", f"vlmscope.datasets.{dataset}", *argv, "--cache-dir", str(tmp_path / "c"))
     assert done.returncode == 2
@@ -108,7 +108,16 @@ def test_a_file_that_is_not_utf8_is_named(
         bad.write_bytes(b'{"caf\xe9": {}}')
         from vlmscope.datasets.megabench import main as export
 
-        code = export([str(data), str(tmp_path / "hub"), "--cache-dir", str(tmp_path / "c")])
+        code = export(
+            [
+                "--data-dir",
+                str(data),
+                "--out",
+                str(tmp_path / "hub"),
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
     else:
         data = tmp_path / "svqa"
         data.mkdir()

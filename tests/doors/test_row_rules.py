@@ -316,7 +316,7 @@ SIMPLEVQA_DOORS = {
 }
 MEGABENCH_DOORS = {
     "builder": lambda data, tmp: megabench.main(
-        [str(data), str(tmp / "hub"), "--cache-dir", str(tmp / "c")]
+        ["--data-dir", str(data), "--out", str(tmp / "hub"), "--cache-dir", str(tmp / "c")]
     ),
     "run": lambda data, tmp: _run_track(
         tmp, {"name": "megabench", "subset": "core", "data_dir": str(data)}

@@ -3,7 +3,8 @@
 A local model (`hf`, `vllm`, a judge too) names a folder or a Hub repo in `path`. A repo that
 is neither in the Hugging Face cache nor reachable used to cost minutes of download retries,
 then a transformers error naming no model entry; this check takes a second and names the entry
-(`models.0 (name: x).path`) and the way out. A folder that exists, a tiny model built on first
+(`model 'x': path '...' ... (models.0 in run.yaml)`, the form the loader's own errors take) and
+the way out. A folder that exists, a tiny model built on first
 use (`tiny_arch`) and a repo already in the cache pass; a missing folder fails; an uncached
 repo fails when `HF_HUB_OFFLINE` is set (nothing may be downloaded) or when the Hub does not
 answer one quick request. Whether the repo exists or needs a token is left to the download,
@@ -33,7 +34,10 @@ def check_model_sources(
     for field, model in model_entries(config):
         problem = _source_problem(model, reachable, probe or probe_hub)
         if problem:
-            raise ConfigError(f"{source}: {field} (name: {model.name}).path: {problem}")
+            path = getattr(model, "path", "")
+            raise ConfigError(
+                f"model {model.name!r}: path {path!r} {problem} ({field} in {source})"
+            )
 
 
 def model_entries(config: RunConfig) -> Iterator[tuple[str, ModelConfig]]:
@@ -52,23 +56,23 @@ def _source_problem(model: ModelConfig, reachable: dict[str, str | None], probe:
     if Path(path).expanduser().exists():
         return ""
     if not _is_repo_id(path):
-        return f"no folder {path!r} (a local model's path is a folder or a Hub repo id)"
+        return "is no folder (a local model's path is a folder or a Hub repo id)"
     if _in_hub_cache(path, getattr(model, "revision", None)):
         return ""
     if _offline():
         return (
-            f"{path!r} is not a local folder and not in the Hugging Face cache, and "
-            "HF_HUB_OFFLINE is set, so it cannot be downloaded: download it first "
-            f"(`hf download {path}`), unset HF_HUB_OFFLINE, or set path to a local folder"
+            "is not a local folder and not in the Hugging Face cache, and HF_HUB_OFFLINE is "
+            f"set, so it cannot be downloaded: download it first (`hf download {path}`), unset "
+            "HF_HUB_OFFLINE, or set path to a local folder"
         )
     endpoint = os.environ.get("HF_ENDPOINT") or DEFAULT_ENDPOINT
     if endpoint not in reachable:
         reachable[endpoint] = probe(endpoint)
     if reachable[endpoint]:
         return (
-            f"{path!r} is not in the Hugging Face cache and the Hub ({endpoint}) cannot be "
-            f"reached ({reachable[endpoint]}): check the network, or download it where the Hub "
-            "is reachable and set HF_HUB_OFFLINE=1, or set path to a local folder"
+            f"is not in the Hugging Face cache and the Hub ({endpoint}) cannot be reached "
+            f"({reachable[endpoint]}): check the network, or download it where the Hub is "
+            "reachable and set HF_HUB_OFFLINE=1, or set path to a local folder"
         )
     return ""
 
