@@ -123,9 +123,10 @@ def _record(
     )
 
 
-def test_samples_name_the_track_when_a_model_has_several() -> None:
+def test_samples_give_a_count_per_track_in_column_order() -> None:
+    """One short cell however many tracks (it wrapped to six lines when it named each)."""
     runs = [_record("simplevqa", 10, limit=5), _record("megabench", 505)]
-    assert samples_text(runs) == "MEGA-Bench 505, SimpleVQA 10 (limit 5)"
+    assert samples_text(runs) == "505/10 (limit 5)"  # MEGA-Bench's column comes first
     assert samples_text([_record("megabench", 7, limit=1)]) == "7 (limit 1)"
     assert samples_text([]) == ""
 

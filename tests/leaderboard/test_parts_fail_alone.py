@@ -72,7 +72,7 @@ def test_a_damaged_vote_store_closes_the_arena_and_keeps_the_results(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     app, _, _ = space_app
-    import arena_tab
+    from vlmscope.cli.space import arena_tab
 
     votes = tmp_path / "votes.sqlite"
     votes.write_bytes(b"this is not a database" * 100)
