@@ -456,7 +456,7 @@ def test_skipped_folders_are_listed_as_text(
         assert f"{len(BAD)} result folders skipped" in page.inner_text("body")
         skipped = lines(page, "#skipped-folders")
         assert set(BAD) <= set(skipped)
-        assert "written by a newer vlmscope (format 3); upgrade to read it" in skipped
+        assert "written by a newer vlmscope (format 4); upgrade to read it" in skipped
         # the folder named with HTML shows as its characters (an element would show none)
         assert any(HOSTILE_FOLDER in line for line in skipped)
         assert page.locator("#skipped-folders img").count() == 0
