@@ -10,6 +10,12 @@ import atexit
 import os
 import shutil
 import tempfile
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.demo_run import DemoRun
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -20,3 +26,11 @@ if "HF_HOME" not in os.environ:
     os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="vlmscope-hf-")
     # gone when the test session ends (subprocesses the tests start have ended by then)
     atexit.register(shutil.rmtree, os.environ["HF_HOME"], ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    """The shipped demo, run once for the session (`tests/demo_run.py`); read it, never write."""
+    from tests.demo_run import run_demo  # imported late: the settings above come first
+
+    return run_demo(tmp_path_factory.mktemp("demo"))

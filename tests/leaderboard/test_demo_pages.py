@@ -11,11 +11,10 @@ the ProBench board with its banner).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-import yaml
 
+from tests.demo_run import DemoRun
 from tests.leaderboard.test_browser import (
     ARTIFACTS,
     CHROMIUM,
@@ -27,9 +26,6 @@ from tests.leaderboard.test_browser import (
     tab,
     wait_for_error_bars,
 )
-from vlmscope.config import parse_config
-from vlmscope.runner.loop import run
-from vlmscope.shipped_configs import shipped_config
 
 WIDTH = 1280
 BANNERS = {  # tab: (banner element, names it must show)
@@ -41,25 +37,12 @@ BANNERS = {  # tab: (banner element, names it must show)
 
 
 @pytest.fixture(scope="module")
-def demo_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The shipped demo config, run as `vlmscope demo` runs it (into a temporary folder)."""
-    folder = tmp_path_factory.mktemp("demo")
-    raw = yaml.safe_load(shipped_config("demo").read_text(encoding="utf-8"))
-    raw["output_dir"] = str(folder / "results")
-    for entry in [*raw["models"], *(t.get("judge") or {} for t in raw["tracks"])]:
-        if entry.get("tiny_arch"):
-            entry["path"] = str(folder / "tiny-llava")
-    run(parse_config(raw))
-    return folder / "results"
-
-
-@pytest.fixture(scope="module")
-def page(demo_results: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.Page]:
+def page(demo_run: DemoRun, tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.Page]:
     if not CHROMIUM.exists():
         pytest.skip("Debian's Chromium is not installed (apt-get install chromium)")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     workdir = tmp_path_factory.mktemp("demo_app")
-    with serve(demo_results, workdir) as (url, _), sync_api.sync_playwright() as p:
+    with serve(demo_run.out, workdir) as (url, _), sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         with browse(browser, url, width=WIDTH, height=900) as watched:
             yield watched.page

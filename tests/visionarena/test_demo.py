@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.demo_run import DemoRun
 from vlmscope.cli import main
 from vlmscope.config import load_config, parse_config
 from vlmscope.leaderboard.load import ResultsLocation
@@ -54,18 +55,12 @@ def test_the_all_tracks_demo_builds_the_bench_on_the_shipped_anchor_answers() ->
     assert track.baseline_name == SAMPLE_ANCHOR
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 def test_the_all_tracks_demo_judges_both_models_on_the_bench_with_avg_tokens(
-    tmp_path: Path,
+    demo_run: DemoRun,
 ) -> None:
-    raw = yaml.safe_load(ALL_TRACKS_DEMO.read_text(encoding="utf-8"))
-    out = tmp_path / "results"
-    raw["output_dir"] = str(out)
-    raw["tracks"] = [t for t in raw["tracks"] if t["name"] == "visionarena_bench"]
-    raw["tracks"][0]["options"]["bootstrap_rounds"] = 10
-    raw["models"][0]["path"] = str(tmp_path / "tiny-llava")
-    report = run(parse_config(raw))
-    by_model = {t.model: t.summary for t in report.tracks}
+    report, out, raw = demo_run.report, demo_run.out, demo_run.raw
+    by_model = {t.model: t.summary for t in report.tracks if t.track == "visionarena_bench"}
     prompts = len(read_bench_rows(SAMPLE_DIR / "bench"))
     for name in ("tiny-llava", "oracle"):
         summary = by_model[name]
@@ -79,7 +74,7 @@ def test_the_all_tracks_demo_judges_both_models_on_the_bench_with_avg_tokens(
     assert by_model["oracle"]["avg_tokens"] == anchor_words  # it answers with the anchor's texts
     cap = raw["models"][0]["max_new_tokens"]
     assert 0 < by_model["tiny-llava"]["avg_tokens"] <= cap
-    (board_report,) = report.boards
+    (board_report,) = [b for b in report.boards if b.track == "visionarena_bench"]
     assert board_report.error is None and board_report.models == 3  # both models + the anchor
     board = ResultStore(ResultsLocation.local(str(out))).boards["visionarena_bench"].board
     assert board.settings.extra["avg_tokens"] == {
