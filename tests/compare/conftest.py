@@ -9,7 +9,7 @@ the VisionArena human battles of the FastChat golden as a board (`vlmscope ratin
 --result-dir`).
 
 `demo_results` is the README's demo itself (`configs/demo.yaml`: the tiny random model and the
-oracle on every track), with fewer bootstrap rounds.
+oracle on every track), the run the whole test session shares.
 """
 
 from __future__ import annotations
@@ -17,15 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
+from tests.demo_run import DemoRun
 from tests.leaderboard import fabricate
-from vlmscope.config import parse_config
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.result_store import ResultStore
-from vlmscope.runner.loop import run
-
-DEMO = Path(__file__).resolve().parents[2] / "configs" / "demo.yaml"
 
 ORACLE, TWIN, COIN, QUICK = "oracle", "oracle-twin", "coin-model", "coin-quick"
 JUDGE = {"backend": "coin", "name": "coin-judge"}
@@ -69,13 +65,6 @@ def compare_store(compare_results: Path) -> ResultStore:
 
 
 @pytest.fixture(scope="session")
-def demo_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("demo")
-    raw = yaml.safe_load(DEMO.read_text(encoding="utf-8"))
-    raw["output_dir"] = str(folder / "results")
-    raw["models"][0]["path"] = str(folder / "tiny-llava")
-    for track in raw["tracks"]:
-        if "bootstrap_rounds" in track.get("options", {}):
-            track["options"]["bootstrap_rounds"] = 20
-    run(parse_config(raw))
-    return folder / "results"
+def demo_results(demo_run: DemoRun) -> Path:
+    """The session's one run of the README's demo (`tests/demo_run.py`)."""
+    return demo_run.out

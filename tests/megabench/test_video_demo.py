@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.demo_run import DemoRun
 from tests.faults.helpers import rows
 from tests.megabench.test_video import official_frames, sent_frames
 from vlmscope.config import parse_config
-from vlmscope.runner.loop import run
 from vlmscope.runner.results import result_dir
 from vlmscope.tracks.megabench.track import MegaBenchTrack
 from vlmscope.tracks.shipped_samples import sample_dir
@@ -56,15 +56,15 @@ def test_video_sample_task_prompt_holds_the_officially_sampled_frames(tmp_path: 
 
 
 @pytest.mark.timeout(600)
-def test_video_demo_megabench_answers_the_video_task(tmp_path: Path) -> None:
-    report = run(parse_config(demo_megabench_config(tmp_path)))
-    for track_report in report.tracks:
-        details = rows(
-            result_dir(tmp_path / "results", track_report.model, "megabench", 1), "details"
-        )
-        [video] = [r for r in details if r["sample_id"] == f"{TASK}/0"]
-        assert video["status"] == "ok", track_report.model
-        if track_report.model == "oracle":
-            assert '"query_score": 1.0' in video["scores"]
-        else:
-            assert video["response"]
+def test_video_demo_megabench_answers_the_video_task(demo_run: DemoRun) -> None:
+    megabench = [t for t in demo_run.report.tracks if t.track == "megabench"]
+    assert {t.model for t in megabench} == {"tiny-llava", "oracle"}
+    for track_report in megabench:
+        details = rows(result_dir(demo_run.out, track_report.model, "megabench"), "details")
+        assert {f"{TASK}/0", f"{TASK}/1"} <= {r["sample_id"] for r in details}
+        for video in (r for r in details if r["sample_id"].startswith(f"{TASK}/")):
+            assert video["status"] == "ok", (track_report.model, video["sample_id"])
+            if track_report.model == "oracle":
+                assert '"query_score": 1.0' in video["scores"]
+            else:
+                assert video["response"]
