@@ -10,7 +10,6 @@ cold cache say what is wrong and what to do.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -66,7 +65,7 @@ def run_config(tmp_path: Path, name: str, revision: str) -> Path:
 
 def summary(out: Path) -> dict:
     (row,) = rows(out / "oracle" / "megabench", "summary")
-    return json.loads(row["scores"])
+    return row["scores"]  # typed: a struct, read as a dict
 
 
 def test_megabench_from_the_hub_pinned_verified_and_cached(tmp_path: Path) -> None:
@@ -108,7 +107,7 @@ def test_megabench_from_the_hub_pinned_verified_and_cached(tmp_path: Path) -> No
         # offline, by branch name: resolved from the cache's refs, still no request
         export = vlmscope(
             hub_env(server, home, offline=True), "-m", "vlmscope.datasets.megabench",
-            "--repo", MEGABENCH, "--revision", "main", str(tmp_path / "export"),
+            "--repo", MEGABENCH, "--revision", "main", "--out", str(tmp_path / "export"),
         )  # fmt: skip
         assert export.returncode == 0, export.stderr[-3000:]
         assert server.requests[before:] == []
