@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from vlmscope.config import CoinModelConfig, ModelConfig
+from vlmscope.config import CoinModelConfig, JudgePanelConfig, ModelConfig
 
 ROLES = ("answers", "judge", "grader")
 """What a stand-in replaces: a model's answers, the judge's verdicts, or the grading."""
@@ -65,10 +65,13 @@ def stand_ins_of(raw: Any) -> tuple[StandIn, ...]:
 
 
 def run_stand_ins(
-    models: Iterable[ModelConfig], judge: ModelConfig | None, track: Iterable[StandIn]
+    models: Iterable[ModelConfig],
+    judge: ModelConfig | JudgePanelConfig | None,
+    track: Iterable[StandIn],
 ) -> list[StandIn]:
-    """The stand-ins behind a result: the models whose answers it holds, the track's judge,
-    and the track's own (`Track.stand_ins`)."""
+    """The stand-ins behind a result: the models whose answers it holds, the track's judge
+    (each judge of a panel), and the track's own (`Track.stand_ins`)."""
     answers = [model_stand_in(m, "answers") for m in models]
-    judged = [model_stand_in(judge, "judge")] if judge is not None else []
+    judges = judge.judges if isinstance(judge, JudgePanelConfig) else [judge] if judge else []
+    judged = [model_stand_in(j, "judge") for j in judges]
     return merged([[s for s in [*answers, *judged] if s is not None], track])

@@ -46,3 +46,22 @@ def test_a_card_states_metrics_scales_judge_stand_ins_and_note() -> None:
     assert card.endswith("What these numbers mean: nothing.")
     plain = track_card("megabench", {"core": 1.0}, [], "")
     assert "measure nothing" not in plain and "No judge" in plain and "Note" not in plain
+
+
+def test_each_judge_of_a_panel_is_named_and_its_sources_checked() -> None:
+    from vlmscope.runner.model_sources import model_entries
+
+    panel = [
+        {"backend": "coin", "name": "coin-a"},
+        {"backend": "hf", "name": "tiny-judge", "path": "x", "tiny_arch": "llava"},
+        {"backend": "hf", "name": "real-judge", "path": "org/judge"},
+    ]
+    config = parse_config({**CONFIG, "tracks": [{"name": "probench", "judge": panel}]})
+    found = run_stand_ins([], config.tracks[0].judge, [])
+    assert [(s.role, s.name) for s in found] == [("judge", "coin-a"), ("judge", "tiny-judge")]
+    judges = [(field, m.name) for field, m in model_entries(config) if "judge" in field]
+    assert judges == [
+        ("tracks.0.judge.judges.0", "coin-a"),
+        ("tracks.0.judge.judges.1", "tiny-judge"),
+        ("tracks.0.judge.judges.2", "real-judge"),
+    ]

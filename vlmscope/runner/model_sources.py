@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from vlmscope.config import ConfigError, ModelConfig, RunConfig
+from vlmscope.config import ConfigError, JudgePanelConfig, ModelConfig, RunConfig
 
 PROBE_TIMEOUT_S = 5.0
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -45,7 +45,10 @@ def model_entries(config: RunConfig) -> Iterator[tuple[str, ModelConfig]]:
     for index, model in enumerate(config.models):
         yield f"models.{index}", model
     for index, track in enumerate(config.tracks):
-        if track.judge is not None:
+        if isinstance(track.judge, JudgePanelConfig):  # a panel: each of its judges
+            for member, judge in enumerate(track.judge.judges):
+                yield f"tracks.{index}.judge.judges.{member}", judge
+        elif track.judge is not None:
             yield f"tracks.{index}.judge", track.judge
 
 
