@@ -1,4 +1,5 @@
-"""The example run configs shipped in the package (`vlmscope/configs/`), found from anywhere.
+"""The example configs shipped in the package (`vlmscope/configs/`), found from anywhere: the
+run configs and the example price list they name.
 
 A checkout has them in `configs/` (the package's copies are links to those files); an
 installed wheel has only the package's. So `vlmscope demo` runs `demo.yaml` wherever vlmscope is

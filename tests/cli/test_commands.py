@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from vlmscope.cli import build_parser
 from vlmscope.shipped_configs import config_path, shipped_config, shipped_names
 
@@ -105,3 +107,27 @@ def test_a_readme_config_path_reads_the_shipped_config_outside_a_checkout(tmp_pa
         "",
     )
     assert config_path(tmp_path / "demo.yaml") == (tmp_path / "demo.yaml", "")
+
+
+def test_the_demo_prices_are_found_outside_a_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`configs/demo.yaml` names `configs/pricing_example.yaml`: in a folder without it (as
+    `vlmscope demo` from a wheel is), the shipped copy is read, not a missing file."""
+    from vlmscope.runner.pricing import load_prices
+
+    monkeypatch.chdir(tmp_path)
+    assert load_prices("configs/pricing_example.yaml") == load_prices(
+        ROOT / "configs" / "pricing_example.yaml"
+    )
+
+
+def test_the_rejudge_example_judge_is_found_outside_a_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vlmscope.cli.rejudge import read_judge
+
+    monkeypatch.chdir(tmp_path)
+    judge = read_judge(Path("configs/coin_judge_b.yaml"))
+    assert judge == read_judge(ROOT / "configs" / "coin_judge_b.yaml")
+    assert judge.backend == "coin"

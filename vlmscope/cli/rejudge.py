@@ -64,7 +64,9 @@ def read_judge(path: Path) -> Any:
     from pydantic import TypeAdapter, ValidationError
 
     from vlmscope.config import JudgeConfig
+    from vlmscope.shipped_configs import config_path
 
+    path, _ = config_path(path)  # `configs/coin_judge_b.yaml` outside a checkout: the shipped one
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:

@@ -31,6 +31,7 @@ from vlmscope.config import (
     RunConfig,
     judge_models,
 )
+from vlmscope.shipped_configs import config_path
 
 PER_TOKENS = 1_000_000
 FREE = (OracleModelConfig, CoinModelConfig)
@@ -61,8 +62,11 @@ ZERO = Price(input=0, output=0)
 
 
 def load_prices(path: str | Path) -> PriceList:
-    """Read a pricing file; a bad one raises `ConfigError` naming the file and the field."""
-    path = Path(path)
+    """Read a pricing file; a bad one raises `ConfigError` naming the file and the field.
+
+    `configs/<name>.yaml` where there is no checkout (a wheel, another folder) is the copy
+    shipped with vlmscope, as for `--config`: the demo names its example prices that way."""
+    path, _ = config_path(Path(path))
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as err:
