@@ -110,13 +110,13 @@ def details(out: Path, model: str, track: str, limit: int | None = LIMIT) -> lis
 
 def summary(out: Path, model: str, track: str, limit: int | None = LIMIT) -> dict[str, Any]:
     row = load_folder(result_dir(out, model, track, limit), "summary")[0]
-    return dict(json.loads(row["scores"]))
+    return dict(row["scores"])  # typed: a struct, read as a dict
 
 
 def run_counts(out: Path, model: str, track: str, limit: int | None = LIMIT) -> dict[str, Any]:
     """What the run that wrote the result did (its ledger's `asked`, `spent_usd`, ...)."""
     row = load_folder(result_dir(out, model, track, limit), "summary")[0]
-    return dict(json.loads(row["run_counts"]))
+    return dict(row["run_counts"])
 
 
 def run_report(out: Path) -> dict[str, Any]:

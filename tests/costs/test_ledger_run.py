@@ -138,7 +138,7 @@ def test_pairwise_tracks_report_their_judges_swap_consistency(
         assert found["first_shown_win_rate"] == 1.0 and found["second_shown_win_rate"] == 0.0
         assert found["unparseable_games"] == 0 and found["unparseable_rate"] == 0.0
         (row,) = load_folder(board_dir(out, track, 2), "summary").to_list()
-        board = json.loads(row["board"])["settings"]["consistency"]
+        board = row["board"]["settings"]["consistency"]  # typed: a struct, read as a dict
         assert set(board["models"]) == set(MODELS)
         assert board["overall"]["prompts"] == 4 and board["overall"]["games"] == 8
     assert "consistency" not in summary(out, "stub-model", "simplevqa")
