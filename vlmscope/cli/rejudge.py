@@ -168,7 +168,8 @@ def _summaries(
             row = load_folder(result_dir(folder, model, track, limit), "summary")[0]
         except (FileNotFoundError, IndexError):
             continue
-        found[model] = dict(json.loads(row["scores"]))
+        scores = row["scores"]  # a struct (format 3; null for none), or JSON text (older)
+        found[model] = dict((json.loads(scores) if isinstance(scores, str) else scores) or {})
     return found
 
 
