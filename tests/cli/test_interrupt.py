@@ -30,6 +30,12 @@ def _env() -> dict[str, str]:
     }
 
 
+def _ctrl_c_as_a_terminal_has_it() -> None:
+    """In the child: SIGINT raises KeyboardInterrupt, as in a terminal, even when these tests
+    run in a background job (a shell starts those with SIGINT ignored, and Python keeps that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _answered(cache: Path) -> int:
     if not cache.exists():
         return 0
@@ -63,7 +69,12 @@ def test_ctrl_c_keeps_the_answers_and_the_next_run_resumes(tmp_path: Path) -> No
         )
         command = [sys.executable, "-m", "vlmscope", "run", "--config", str(config)]
         proc = subprocess.Popen(
-            command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            command,
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_ctrl_c_as_a_terminal_has_it,
         )
         deadline = time.monotonic() + 240
         while _answered(out / "cache.sqlite") < 3:
