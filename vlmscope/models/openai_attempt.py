@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Coroutine, Sequence
+import sys
+from collections.abc import Awaitable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -23,6 +24,7 @@ from vlmscope.models.openai_request import refusal_hint
 from vlmscope.models.retry import Cause, cause_of_status, retry_after_s
 
 _DETAIL_CHARS = 200
+T = TypeVar("T")
 
 
 class MissingKey(ValueError):
@@ -75,7 +77,7 @@ async def post_completion(
     else:
         sent = client.post("chat/completions", content=body, headers=headers)
     try:
-        reply: LeanReply | httpx.Response = await asyncio.wait_for(sent, timeout=timeout_s)
+        reply: LeanReply | httpx.Response = await _within(sent, timeout_s)
     except (asyncio.TimeoutError, httpx.TimeoutException):
         return Attempt(cause=Cause.TIMEOUT, detail=f"no reply within {timeout_s:g}s")
     except (httpx.TransportError, LeanError) as err:  # a LeanError's text names its kind
@@ -103,6 +105,19 @@ async def post_completion(
         reasoning=completion.reasoning,
         ended_by_limit=completion.ended_by_limit,
     )
+
+
+async def _within(sent: Awaitable[T], timeout_s: float) -> T:
+    """`sent`, cancelled after `timeout_s` with `asyncio.TimeoutError`.
+
+    `asyncio.timeout` (3.11+) runs it in the caller's task; `wait_for` (before 3.11) wraps it
+    in a task of its own, which costs a task and two more turns of the event loop per request
+    (4 instead of 6 when one request at a time is in flight).
+    """
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(timeout_s):
+            return await sent
+    return await asyncio.wait_for(sent, timeout=timeout_s)
 
 
 def scrub(text: str, key: str | None) -> str:
