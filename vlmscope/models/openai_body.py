@@ -18,12 +18,15 @@ from typing import Any
 _SPLICE_FROM = 4096  # shorter strings cost little to escape: not worth a placeholder
 # what a base64 data URL is made of, none of which JSON escapes
 _URL_BYTES = (string.ascii_letters + string.digits + "+/=:;,._-").encode("ascii")
+# what stands in a long data URL's place in the dump: random, so that no text of a body holds
+# it, and drawn once (a draw per body was a system call per request); it is never sent
+_TOKEN = f"vlmscope-image-{secrets.token_hex(8)}-"
 
 
 def encode_body(body: dict[str, Any]) -> bytes:
     """`body` as compact UTF-8 JSON; image data URLs are copied, not escaped."""
     urls: list[bytes] = []
-    token = f"vlmscope-image-{secrets.token_hex(8)}-"
+    token = _TOKEN
     swapped = _swap_urls(body, token, urls)
     text = json.dumps(swapped, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if not urls:
