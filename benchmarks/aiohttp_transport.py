@@ -15,27 +15,11 @@ tripled aiohttp's CPU per request here).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-
 import aiohttp
 from aiohttp.helpers import get_env_proxy_for_url
 from yarl import URL
 
-
-@dataclass(frozen=True)
-class Reply:
-    status_code: int
-    headers: Mapping[str, str]
-    content: bytes
-
-    @property
-    def is_success(self) -> bool:
-        return 200 <= self.status_code < 300
-
-    @property
-    def text(self) -> str:
-        return self.content.decode("utf-8", errors="replace")
+from vlmscope.models.http_lean import LeanReply  # the reply shape the backend reads
 
 
 class AiohttpClient:
@@ -51,7 +35,7 @@ class AiohttpClient:
         except LookupError:
             self._proxy, self._proxy_auth = None, None
 
-    async def post(self, path: str, *, content: bytes, headers: dict[str, str]) -> Reply:
+    async def post(self, path: str, *, content: bytes, headers: dict[str, str]) -> LeanReply:
         if self._session is None:  # made on the loop that uses it
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._connections, limit_per_host=0),
@@ -66,7 +50,7 @@ class AiohttpClient:
             proxy=self._proxy,
             proxy_auth=self._proxy_auth,
         ) as response:
-            return Reply(response.status, response.headers, await response.read())
+            return LeanReply(response.status, dict(response.headers), await response.read())
 
     async def aclose(self) -> None:
         if self._session is not None:
