@@ -12,7 +12,7 @@ writes to it.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -32,7 +32,7 @@ from vlmscope.leaderboard.data_origin import data_note  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
 from vlmscope.leaderboard.overview_cells import overview_cells  # noqa: E402
-from vlmscope.leaderboard.result_store import ResultStore  # noqa: E402
+from vlmscope.leaderboard.result_store import Problem, ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.sample_prompts import prompt_data_dirs  # noqa: E402
 from vlmscope.leaderboard.stand_in_banner import (  # noqa: E402
@@ -176,24 +176,22 @@ def overview_tab(store: ResultStore) -> None:
         listed = "\n".join(f"- {markdown_literal(line)}" for line in cells.no_interval)
         gr.Markdown(f"{NO_INTERVAL_NOTE}\n{listed}", elem_id="no-interval-note")
     cost_section(store.summaries)
-    if store.suspicious:
-        gr.Markdown(SUSPICIOUS_NOTE, elem_id="suspicious-note")
-        table(
-            skipped_frame(store.suspicious),
-            elem_id="suspicious-folders",
-            show_search="none",
-            wrap=True,
-            column_widths=["40%", "60%"],
-        )
-    if store.problems:
-        gr.Markdown(SKIPPED_NOTE, elem_id="skipped-note")
-        table(
-            skipped_frame(store.problems),
-            elem_id="skipped-folders",
-            show_search="none",
-            wrap=True,
-            column_widths=["40%", "60%"],
-        )
+    _folders_left_out(SUSPICIOUS_NOTE, "suspicious", store.suspicious)
+    _folders_left_out(SKIPPED_NOTE, "skipped", store.problems)
+
+
+def _folders_left_out(note: str, kind: str, folders: Sequence[Problem]) -> None:
+    """The overview's note and table of result folders it did not count (none: nothing shown)."""
+    if not folders:
+        return
+    gr.Markdown(note, elem_id=f"{kind}-note")
+    table(
+        skipped_frame(folders),
+        elem_id=f"{kind}-folders",
+        show_search="none",
+        wrap=True,
+        column_widths=["40%", "60%"],
+    )
 
 
 def main(environ: Mapping[str, str] | None = None, **launch: Any) -> None:
