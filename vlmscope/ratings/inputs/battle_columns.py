@@ -86,16 +86,17 @@ def json_schema() -> Any:
 
 
 def json_block_columns(
-    data: memoryview, n_lines: int, schema: Any, style: bool
+    data: bytes | memoryview, n_lines: int, schema: Any, style: bool
 ) -> BattleColumns | None:
-    """The block's columns when pyarrow parses it and every row passes; else None."""
+    """The block's columns when pyarrow parses it and every row passes; else None. Parsed on
+    the calling thread (blocks are parsed side by side by the caller)."""
     import pyarrow as pa
     import pyarrow.json as pj
 
     try:
         table = pj.read_json(
             pa.BufferReader(pa.py_buffer(data)),
-            read_options=pj.ReadOptions(block_size=4 << 20),
+            read_options=pj.ReadOptions(block_size=4 << 20, use_threads=False),
             parse_options=pj.ParseOptions(
                 explicit_schema=schema, unexpected_field_behavior="ignore"
             ),

@@ -25,7 +25,10 @@ such an object is ignored here where the per-row path would add it.
 
 from __future__ import annotations
 
-from collections import Counter
+import os
+from collections import Counter, deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,6 +139,29 @@ def _blocks(path: Path, block_bytes: int) -> Any:
             held = end - cut - 1
 
 
+def _parsed_blocks(
+    path: Path, block_bytes: int, schema: Any, style: bool
+) -> Iterator[tuple[bytes, int, BattleColumns | None]]:
+    """`_blocks`' blocks (copied) and first line numbers, with each block's columns (None: the per-row path must read it), in file
+    order. Blocks are parsed on a pool of one thread per usable core, each parse on its own
+    thread: pyarrow sizes its own pool from OMP_NUM_THREADS, so a run held to one BLAS thread
+    would otherwise parse a multi-GB file on one core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    workers = max(1, cores or 1)
+    in_flight: deque[tuple[bytes, int, Future[BattleColumns | None]]] = deque()
+    with ThreadPoolExecutor(workers, thread_name_prefix="vlmscope-battles") as pool:
+        for data, line, n_lines in _blocks(path, block_bytes):
+            block = bytes(data)  # `_blocks` reuses its buffer for the next block
+            parse = pool.submit(json_block_columns, block, n_lines, schema, style)
+            in_flight.append((block, line, parse))
+            if len(in_flight) > workers:
+                block, line, parse = in_flight.popleft()
+                yield block, line, parse.result()
+        while in_flight:
+            block, line, parse = in_flight.popleft()
+            yield block, line, parse.result()
+
+
 def read_board_battles(
     path: str | Path,
     *,
@@ -169,11 +195,10 @@ def read_board_battles(
     parts = []
     skipped = Counter()
     first = {}
-    for data, line, n_lines in _blocks(path, block_bytes):
-        fast = json_block_columns(data, n_lines, schema, style)
+    for data, line, fast in _parsed_blocks(path, block_bytes, schema, style):
         if fast is None:
             try:
-                text = bytes(data).decode("utf-8")
+                text = data.decode("utf-8")
             except UnicodeDecodeError as error:
                 raise ValueError(f"{source}: not UTF-8 text ({error})") from None
             fast, counts, firsts = json_block_per_row(text, line, source, style, skip_bad_rows)
