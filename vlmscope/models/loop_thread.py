@@ -5,6 +5,11 @@ and so does an `asyncio.Semaphore`. A backend is called both from synchronous co
 and from other event loops (judges, each `asyncio.run` of a track), so it keeps one loop of its
 own in a thread and runs every request there: one client and one concurrency limit serve all
 callers, and a caller that is itself inside a running loop (a notebook, a web app) works too.
+
+The loop is uvloop's where it is installed (it is on Linux and macOS): its event loop and
+transports are compiled, so each request's turns of the loop cost less CPU. Against a 50 ms
+server one request at a time, the API client's CPU per request fell from 0.69 to about 0.5 ms
+with it (`benchmarks/api_concurrency.py`). Elsewhere the standard loop serves, unchanged.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ class LoopThread:
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
             if self._loop is None:
-                loop = asyncio.new_event_loop()
+                loop = new_event_loop()
                 ready = threading.Event()
                 thread = threading.Thread(
                     target=_run_forever, args=(loop, ready), name=self.name, daemon=True
@@ -75,3 +80,12 @@ def _run_forever(loop: asyncio.AbstractEventLoop, ready: threading.Event) -> Non
         if pending:
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         loop.close()
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's event loop where it is installed, else the standard one."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
