@@ -1,4 +1,5 @@
-"""The spliced body is byte for byte the compact JSON dump, whatever the messages hold."""
+"""The body sent is byte for byte the compact JSON dump, whatever the messages hold; a value
+JSON cannot hold is refused by name."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from vlmscope.models import openai_body
 from vlmscope.models.openai_body import encode_body
 
 
@@ -67,22 +67,14 @@ def test_bytes_match_the_json_dump(name: str) -> None:
     assert encode_body(BODIES[name]) == dumped(BODIES[name])
 
 
-def test_only_long_base64_data_urls_are_spliced(monkeypatch: pytest.MonkeyPatch) -> None:
-    spliced: list[bytes] = []
-    splicable = openai_body._splicable
+def test_floats_are_the_same_numbers() -> None:
+    body = {"model": "m", "temperature": 1e-05, "top_p": 0.95, "max_tokens": 8}
+    assert json.loads(encode_body(body)) == body
 
-    def spy(url: str) -> bytes | None:
-        result = splicable(url)
-        if result is not None:
-            spliced.append(result)
-        return result
 
-    monkeypatch.setattr(openai_body, "_splicable", spy)
-    encode_body(BODIES["two images and text"])
-    assert len(spliced) == 2
-    spliced.clear()
-    encode_body(BODIES["short and odd URLs stay dumped"])
-    assert spliced == []
+def test_a_value_json_cannot_hold_is_refused() -> None:
+    with pytest.raises(ValueError, match="cannot be written as JSON"):
+        encode_body({"model": "m", "messages": [], "seed": 2**70})
 
 
 def test_the_body_given_is_not_changed() -> None:

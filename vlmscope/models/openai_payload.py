@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from vlmscope.messages import (
     ImagePart,
     Request,
@@ -99,9 +101,9 @@ def parse_reply(content: bytes) -> Completion:
     """A chat-completion body read whole; BadBody if it holds no text. A reply that spent its
     whole limit thinking may have no content (null) beside its trace: its text is empty."""
     try:
-        body = json.loads(content)
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise BadBody(f"reply is not JSON ({err.__class__.__name__} at byte {_pos(err)})") from err
+        body = orjson.loads(content)  # a fraction of `json.loads`'s CPU, as for bodies sent
+    except orjson.JSONDecodeError:
+        body = _standard_json(content)  # NaN and the like, which orjson refuses
     try:
         choice = body["choices"][0]
         message = choice["message"]
@@ -161,6 +163,15 @@ def _usage(raw: Any) -> Usage:
         completion_tokens=_count(raw.get("completion_tokens")),
         reasoning_tokens=_count(reasoning),
     )
+
+
+def _standard_json(content: bytes) -> Any:
+    """What the standard module reads from a body orjson refused (NaN, Infinity), or BadBody
+    naming the first bad byte."""
+    try:
+        return json.loads(content)
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise BadBody(f"reply is not JSON ({err.__class__.__name__} at byte {_pos(err)})") from err
 
 
 def _count(value: Any) -> int:
