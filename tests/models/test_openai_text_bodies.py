@@ -1,8 +1,8 @@
-"""Bodies without images are encoded once each, only when they have a slot to be sent in.
+"""Bodies without images are encoded once each, in one pass before any request is sent.
 
-They skip the room where image bodies wait encoded for a slot (`_answer_with_retries`): a run
-of thousands of text requests must still hold no more encoded bodies than requests in flight,
-and a retry must resend the bytes encoded the first time.
+They skip the room where image bodies wait encoded for a slot (`_answer_with_retries`): text
+bodies are small, and the runner hands an API backend at most `commit_every` requests per call,
+so holding them all is bounded. A retry must resend the bytes encoded the first time.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def fail_first(call: Call) -> Reply:
     return Reply(text=f"echo: {call.prompt}")
 
 
-def test_text_bodies_are_encoded_in_their_slot_once_each_retries_included() -> None:
+def test_text_bodies_are_encoded_ahead_once_each_retries_included() -> None:
     with OpenAIStub(fail_first, latency_s=0.005) as stub:
         backend = OpenAIBackend(config(stub.base_url))
         encoded: list[tuple[str, int]] = []
@@ -49,7 +49,7 @@ def test_text_bodies_are_encoded_in_their_slot_once_each_retries_included() -> N
     assert [r.text for r in responses] == [f"echo: question {i}" for i in range(30)]
     assert [r.attempts for r in responses] == [2 if i % 3 == 0 else 1 for i in range(30)]
     assert sorted(text for text, _ in encoded) == sorted(f"question {i}" for i in range(30))
-    # each in a slot of its own: never more encoded bodies than requests in flight
-    assert all(1 <= in_flight <= 3 for _, in_flight in encoded)
+    # all of them before the first request was in flight
+    assert all(in_flight == 0 for _, in_flight in encoded)
     assert backend.stats["retries"] == 10
     assert stub.max_in_flight == 3

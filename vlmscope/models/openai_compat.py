@@ -139,17 +139,37 @@ class OpenAIBackend:
     ) -> list[Response]:
         """On the loop: answer everything, emitting finished in-order chunks, then None."""
         sink = InOrderSink(len(requests), emit, min_chunk=self.config.concurrency)
+        bodies: list[_Prepared | None] = []
 
         async def answer(index: int, request: Request) -> None:
-            sink.put(index, await self._answer(request))
+            sink.put(index, await self._answer(request, bodies[index]))
             sink.flush()
 
         try:
+            bodies = self._text_bodies(requests)
             await asyncio.gather(*(answer(i, r) for i, r in enumerate(requests)))
             sink.flush(force=True)
             return sink.all()
         finally:
             emit(None)
+
+    def _text_bodies(self, requests: Sequence[Request]) -> list[_Prepared | None]:
+        """The bodies of the requests without images, encoded in one pass before any is sent
+        (None for the others, and for one that cannot be encoded: its send says why).
+
+        Encoded one by one as each request got its slot, a body cost 0.07 ms of CPU one
+        request at a time (caches gone cold during the server's wait); in one pass it costs a
+        tenth of that. Text bodies are small (a few KB), so holding them all is cheap; bodies
+        with images are encoded on a worker thread just ahead of their slot instead
+        (`_answer_with_retries`).
+        """
+        bodies: list[_Prepared | None] = []
+        for request in requests:
+            try:
+                bodies.append(None if request.images else self._encode(request))
+            except Exception:  # noqa: BLE001 - encoded again in its own send, which reports it
+                bodies.append(None)
+        return bodies
 
     async def agenerate(self, request: Request) -> Response:
         """One request from any event loop, sharing the client and the concurrency limit."""
@@ -170,11 +190,12 @@ class OpenAIBackend:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    async def _answer(self, request: Request) -> Response:
-        """Every outcome of one request, including bugs in our own code, becomes a response."""
+    async def _answer(self, request: Request, body: _Prepared | None = None) -> Response:
+        """Every outcome of one request, including bugs in our own code, becomes a response.
+        `body` is the request's encoded body when it was encoded ahead."""
         self._counts["requests"] += 1
         try:
-            response = await self._answer_within_context(request)
+            response = await self._answer_within_context(request, body)
         except Exception as err:  # never lose a request to an unexpected error
             key = os.environ.get(self.config.api_key_env or "")
             trace = "".join(traceback.format_exception(err))
@@ -185,10 +206,10 @@ class OpenAIBackend:
         self._counts[outcome.get(response.status, "failed")] += 1
         return response
 
-    async def _answer_within_context(self, request: Request) -> Response:
+    async def _answer_within_context(self, request: Request, body: _Prepared | None) -> Response:
         """On a context overflow, ask again with half the images, down to none, as the hf
         backend does; the response says which image counts overflowed."""
-        response = await self._answer_with_retries(request)
+        response = await self._answer_with_retries(request, body)
         budget = self.config.image_budget
         shown = min(len(request.images), budget.max_images)
         notes: list[str] = []
@@ -198,14 +219,14 @@ class OpenAIBackend:
             notes.append(f"context overflow with {shown} images; retrying with {shown // 2}")
             shown //= 2
             smaller, dropped = limit_images(request, shown, budget.max_side)
-            response = await self._answer_with_retries(smaller)
+            response = await self._answer_with_retries(smaller, None)
             attempts += response.attempts
         if not notes:
             return response
         image_notes = (*notes, *dropped, *response.image_notes)
         return replace(response, image_notes=image_notes, attempts=attempts)
 
-    async def _answer_with_retries(self, request: Request) -> Response:
+    async def _answer_with_retries(self, request: Request, body: _Prepared | None) -> Response:
         """Encode the body outside the concurrency slots, then send it until it is answered or
         out of retries. Encoding (decoding, resizing, base64) is CPU work: inside a slot the
         server would wait on it. Up to `concurrency` requests are encoded ahead and wait for a
@@ -214,7 +235,7 @@ class OpenAIBackend:
         microseconds to encode: it skips the room and is encoded once it has its slot (waiting
         in the room cost every request one more wake-up of its task)."""
         if not request.images:
-            return await self._send_with_retries(request, _nothing)
+            return await self._send_with_retries(body or request, _nothing)
         room = self._ready_room()
         await room.acquire()
         waiting = True
