@@ -25,7 +25,10 @@ default budget's 1000 px, so each is decoded, resized and base64-encoded before 
 the client's encoding then competes with the server's latency. A ratio that stays near the
 text-only one shows the encoding is done while other requests are at the server. The peer
 then sends the same body (encoded once, beforehand), so its rate is what the server and the
-machine allow for bodies of that size.
+machine allow for bodies of that size. Each request's images are its own (bytes that differ,
+so none is found among the images already fitted) unless `--image-reuse R` sends each set of
+images with R requests in a row, as a judge sends a question's image with every answer it
+judges (R = 20: ten models, both orders); then only the first of the R is resized.
 
 Rate-limited mode: the server has a capacity, `--server-max-in-flight N` requests at once or
 `--server-per-second R` (a token bucket of `--burst`), or both, and answers 429 with
@@ -74,6 +77,7 @@ def requests_per_second(
     images: tuple[bytes, ...] = (),
     *,
     transport: str = "lean",
+    reuse: int = 1,
 ) -> tuple[float, float]:
     """Requests/s and client CPU ms/request for `count` requests, after a warm-up round,
     with the backend sending through `transport`: its lean client, httpx or aiohttp."""
@@ -81,13 +85,18 @@ def requests_per_second(
     if transport == "httpx":
         openai_compat.lean_client_for = lambda url: False  # type: ignore[assignment]
     try:
-        return _requests_per_second(base_url, concurrency, count, images, transport)
+        return _requests_per_second(base_url, concurrency, count, images, transport, reuse)
     finally:
         openai_compat.lean_client_for = lean  # type: ignore[assignment]
 
 
 def _requests_per_second(
-    base_url: str, concurrency: int, count: int, images: tuple[bytes, ...], transport: str
+    base_url: str,
+    concurrency: int,
+    count: int,
+    images: tuple[bytes, ...],
+    transport: str,
+    reuse: int,
 ) -> tuple[float, float]:
     config = OpenAIModelConfig(
         backend="openai", name="bench", base_url=base_url, model="bench", concurrency=concurrency
@@ -99,7 +108,7 @@ def _requests_per_second(
 
             backend._client = AiohttpClient(base_url, connections=concurrency)  # type: ignore[assignment]
         backend.generate(prompts(concurrency, "warm-up", images))  # opens the connections
-        batch = prompts(count, "timed", images)
+        batch = prompts(count, f"timed-{concurrency}", images, reuse)
         started, cpu_started = time.perf_counter(), time.process_time()
         responses = backend.generate(batch, lambda chunk: commits.append(len(chunk)))
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
@@ -237,9 +246,18 @@ def rate_limited(
           f"{fixed_median}); goal >= 0.9")  # fmt: skip
 
 
-def prompts(count: int, label: str, images: tuple[bytes, ...] = ()) -> list[Request]:
+def prompts(
+    count: int, label: str, images: tuple[bytes, ...] = (), reuse: int = 1
+) -> list[Request]:
+    """`count` questions; with images, request i carries copies of them that differ (bytes
+    after the JPEG's end, which decoders ignore) from those of any request outside its run of
+    `reuse`."""
     return [
-        user_request(*images, f"{label} question {i}: what colour is it?") for i in range(count)
+        user_request(
+            *(image + f"{label}-{i // reuse}".encode() for image in images),
+            f"{label} question {i}: what colour is it?",
+        )
+        for i in range(count)
     ]
 
 
@@ -267,6 +285,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30, help="requests = rounds x concurrency")
     parser.add_argument("--images", type=int, default=0, help="images per request")
     parser.add_argument("--image-side", type=int, default=1600, help="their width in pixels")
+    parser.add_argument(
+        "--image-reuse",
+        type=int,
+        default=1,
+        metavar="R",
+        help="send each set of images with R requests in a row (a judge: 20); default 1",
+    )
     parser.add_argument(
         "--transport",
         nargs="+",
@@ -313,10 +338,12 @@ def main() -> None:
               f"server latency {args.latency_ms:g} ms")  # fmt: skip
         images = photo_images(args.images, args.image_side)
         if images:
-            print(f"{len(images)} image(s) of {args.image_side} px a request")
+            print(f"{len(images)} image(s) of {args.image_side} px a request, each set sent "
+                  f"with {args.image_reuse} request(s) in a row")  # fmt: skip
         baseline, baseline_cpu = requests_per_second(
-            base_url, 1, max(20, args.rounds), images, transport=args.transport[0]
-        )
+            base_url, 1, max(20, args.rounds), images, transport=args.transport[0],
+            reuse=args.image_reuse,
+        )  # fmt: skip
         print(f"one at a time ({args.transport[0]}): {baseline:.1f} req/s (ideal "
               f"{1 / latency_s:.1f}, ratio {baseline * latency_s:.2f}, client CPU "
               f"{baseline_cpu:.2f} ms/request)")  # fmt: skip
@@ -332,8 +359,9 @@ def main() -> None:
                 ours.send("stats")
                 ours.recv()  # reset the server's high-water mark
                 rate, cpu_ms = requests_per_second(
-                    base_url, concurrency, count, images, transport=transport
-                )
+                    base_url, concurrency, count, images, transport=transport,
+                    reuse=args.image_reuse,
+                )  # fmt: skip
                 ours.send("stats")
                 max_in_flight = ours.recv()
                 print(f"{concurrency:>4} {transport:>9} {count:>8} {rate:>8.1f} {ideal:>8.1f} "

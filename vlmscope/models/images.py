@@ -17,6 +17,7 @@ from PIL import Image
 
 from vlmscope.config import ImageBudget
 from vlmscope.messages import ImagePart, Part, Request, Turn
+from vlmscope.models.fitted_images import FITTED, Fitted
 
 
 def apply_image_budget(request: Request, budget: ImageBudget) -> tuple[Request, list[str]]:
@@ -60,30 +61,37 @@ def _fit_side(image: ImagePart, max_side: int, number: int) -> tuple[ImagePart, 
     """Shrink an image whose longer side exceeds `max_side`, keeping aspect ratio and format.
 
     PNG stays PNG (lossless), JPEG stays JPEG; anything else (WebP, GIF, ...) becomes PNG, which
-    every processor reads.
+    every processor reads. An image fitted to this side before is taken from `FITTED`.
     """
     try:
         with Image.open(io.BytesIO(image.data)) as opened:
-            source_format = opened.format
             width, height = opened.size
             if max(width, height) <= max_side:
                 return image, None
-            scale = max_side / max(width, height)
-            size = (max(1, round(width * scale)), max(1, round(height * scale)))
-            resized = opened.convert(_mode_for(opened.mode, source_format)).resize(
-                size, Image.Resampling.LANCZOS
-            )
+            fitted = FITTED.get_or_fit(image.digest(), max_side, lambda: _resized(opened, max_side))
     except (OSError, ValueError) as err:  # PIL raises OSError subclasses for unreadable data
         raise ValueError(
             f"image {number} ({image.name or 'unnamed'}) cannot be read: {err}"
         ) from err
+    (width, height), (new_width, new_height) = fitted.source_size, fitted.size
+    note = f"resized image {number} from {width}x{height} to {new_width}x{new_height}"
+    return ImagePart(fitted.data, image.name), note
+
+
+def _resized(opened: Image.Image, max_side: int) -> Fitted:
+    source_format = opened.format
+    width, height = opened.size
+    scale = max_side / max(width, height)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    resized = opened.convert(_mode_for(opened.mode, source_format)).resize(
+        size, Image.Resampling.LANCZOS
+    )
     buffer = io.BytesIO()
     if source_format == "JPEG":
         resized.save(buffer, format="JPEG", quality=95)
     else:
         resized.save(buffer, format="PNG")
-    note = f"resized image {number} from {width}x{height} to {size[0]}x{size[1]}"
-    return ImagePart(buffer.getvalue(), image.name), note
+    return Fitted(buffer.getvalue(), (width, height), size)
 
 
 def _mode_for(mode: str, source_format: str | None) -> str:
