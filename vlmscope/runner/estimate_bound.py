@@ -17,13 +17,27 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from vlmscope.config import RunConfig
 from vlmscope.runner.pricing import Pricer, run_models
 
-if TYPE_CHECKING:
-    from vlmscope.runner.estimate import PhaseEstimate
+
+class PhaseEstimate(Protocol):
+    """What of a dry-run line (`vlmscope.runner.estimate.PhaseEstimate`) the bound uses."""
+
+    track: str
+    phase: str
+    model: str
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    bound: Any
+    max_retries: int
+
+    @property
+    def to_ask(self) -> int: ...
+
 
 UNREADABLE = ""
 """A judge reply with no verdict in it: no label, grade or score any track reads."""
@@ -47,7 +61,7 @@ def attach_bounds(
     for line in lines:
         bound = found.get((line.track, line.phase, line.model))
         if bound is None:
-            bound = dataclasses.replace(line, bound=None)
+            bound = dataclasses.replace(line, bound=None)  # type: ignore[type-var]
         else:
             bound.cost_usd = pricer.cost(bound.model, bound.input_tokens, bound.output_tokens)
         line.bound = bound
