@@ -16,9 +16,14 @@ from vlmscope.models.reasoning import resolve_tags, with_reasoning
 
 
 def resplit(response: Response | None, model: ModelConfig) -> Response | None:
+    """`split_cached` of a cache lookup (None: nothing cached)."""
+    return None if response is None else split_cached(response, model)
+
+
+def split_cached(response: Response, model: ModelConfig) -> Response:
     """`response` with an inline trace split off, when `model` names tags and it holds one."""
     setting = getattr(model, "reasoning_tags", None)
-    if response is None or not response.ok or response.reasoning or setting is None:
+    if not response.ok or response.reasoning or setting is None:
         return response
     tags = resolve_tags(setting)
     if tags is None or not any(tag in response.text for tag in tags):

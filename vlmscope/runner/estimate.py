@@ -41,6 +41,7 @@ from vlmscope.messages import Request, Response, Usage
 from vlmscope.models.registry import build_backend
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.cache_reader import CacheReader
+from vlmscope.runner.cached_reasoning import split_cached
 from vlmscope.runner.estimate_bound import UNREADABLE, attach_bounds
 from vlmscope.runner.plan import PlannedTrack
 from vlmscope.runner.pricing import Pricer, run_models
@@ -138,8 +139,9 @@ class _Answers:
         keys_of = self.keys(model)
         keys = [keys_of(r) for r in requests]
         found = self.cache.get_many(keys)
+        config = self.models[model]
         return [
-            (hit, True)
+            (split_cached(hit, config), True)
             if (hit := found.get(k)) is not None and hit.ok
             else (self.stand_in(model, r), False)
             for k, r in zip(keys, requests, strict=True)
