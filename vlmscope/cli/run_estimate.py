@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from vlmscope.cli.run_estimate_bound import bound_table
 from vlmscope.config import RunConfig
 from vlmscope.runner.estimate import DryRun, PhaseEstimate
 from vlmscope.runner.ledger_table import money
@@ -56,7 +57,6 @@ def estimate_table(result: DryRun, config: RunConfig, currency: str = "USD") -> 
         "tokens of the requests still to ask; cost at the prices of " + pricing,
         "how tokens were counted:",
         *counted,
-        "not counted: a judge reply without a verdict is asked again (ProBench up to 3 times a "
-        "game, VisionArena-Bench one follow-up, SimpleVQA once more)",
+        *bound_table(lines, currency),
     ]
     return "\n".join(line.rstrip() for line in notes)

@@ -11,11 +11,15 @@ count is the run's, not a formula's:
   under the key the run's judge would use and, where nothing is cached, notes the request and
   answers with a stand-in verdict the track reads (`VerdictCodec.neutral`). So MEGA-Bench's
   judged fields, ProBench's and VisionArena-Bench's two games per prompt and SimpleVQA's grades
-  are counted by the tracks themselves; a reply without a verdict would be asked again (ProBench
-  up to 3 times a game, VisionArena-Bench one follow-up, SimpleVQA once more), which a dry run
-  cannot know: those retries are not in the count. A judge request asked earlier in the run (the
+  are counted by the tracks themselves. A judge request asked earlier in the run (the
   same prompt for two models, the two games of an answer identical to the baseline's) is
-  counted as cached, as the run's judge finds it cached.
+  counted as cached, as the run's judge finds it cached;
+- the bound: a reply without a verdict is asked again (ProBench up to 3 times a game,
+  VisionArena-Bench one follow-up, SimpleVQA once more), which a dry run cannot foresee. So
+  each track scores every answer a second time with a dry judge whose stand-in holds no verdict
+  (`vlmscope.runner.estimate_bound`): the tracks' own re-ask rules then ask every re-ask they
+  can, and each line's `bound` counts them; its `max_retries` is the backend's for transient
+  failures (every request sent 1 + max_retries times at worst).
 
 Input tokens of what is to be asked are counted from the built prompts, output tokens expected
 (`vlmscope.runner.token_estimate`), and both priced by the run's pricing file.
@@ -37,6 +41,8 @@ from vlmscope.messages import Request, Response, Usage
 from vlmscope.models.registry import build_backend
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.cache_reader import CacheReader
+from vlmscope.runner.cached_reasoning import split_cached
+from vlmscope.runner.estimate_bound import UNREADABLE, attach_bounds
 from vlmscope.runner.plan import PlannedTrack
 from vlmscope.runner.pricing import Pricer, run_models
 from vlmscope.runner.token_estimate import EstimateSettings, ModelEstimate, estimate_for
@@ -59,6 +65,10 @@ class PhaseEstimate:
     cost_usd: float | None = 0.0
     counted: str = ""
     output: str = ""
+    bound: PhaseEstimate | None = None
+    """The same line when every judge reply lacks a verdict (every configured re-ask asked)."""
+    max_retries: int = 0
+    """The backend's retries of a request that failed transiently (0: it retries none)."""
 
     @property
     def to_ask(self) -> int:
@@ -73,7 +83,8 @@ class PhaseEstimate:
         self.output_tokens += estimate.output_tokens(request)
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.__dict__, "to_ask": self.to_ask}
+        bound = None if self.bound is None else self.bound.to_json()
+        return {**self.__dict__, "to_ask": self.to_ask, "bound": bound}
 
 
 @dataclass
@@ -128,8 +139,9 @@ class _Answers:
         keys_of = self.keys(model)
         keys = [keys_of(r) for r in requests]
         found = self.cache.get_many(keys)
+        config = self.models[model]
         return [
-            (hit, True)
+            (split_cached(hit, config), True)
             if (hit := found.get(k)) is not None and hit.ok
             else (self.stand_in(model, r), False)
             for k, r in zip(keys, requests, strict=True)
@@ -195,18 +207,25 @@ def dry_run(
         estimates = {m.name: estimate_for(m, settings, cache) for m in run_models(config)}
         answers = _Answers(config, planned, cache, estimates, settings)
         result = DryRun(settings=settings)
+        worst = DryRun(settings=settings)
         judged: set[str] = set()
+        judged_worst: set[str] = set()
         for model in config.models:
             for plan in planned:
                 samples = plan.track.samples(model)
                 line = result.line(plan.track.name, GENERATE, estimates[model.name])
                 responses = _generate(model.name, samples, answers, line)
-                judge = _dry_judge(plan, cache, estimates, result, judged)
-                if judge is not None:
-                    context = ScoringContext(model.name, judge, answers.responses_of)
-                    asyncio.run(_score(plan.track, samples, responses, context))
+                for into, asked, stand_in in (
+                    (result, judged, None),
+                    (worst, judged_worst, UNREADABLE),
+                ):
+                    judge = _dry_judge(plan, cache, estimates, into, asked, stand_in)
+                    if judge is not None:
+                        context = ScoringContext(model.name, judge, answers.responses_of)
+                        asyncio.run(_score(plan.track, samples, responses, context))
         for line in result.lines:
             line.cost_usd = pricer.cost(line.model, line.input_tokens, line.output_tokens)
+        attach_bounds(result.lines, worst.lines, pricer, config)
         order = {p.track.name: i for i, p in enumerate(planned)}
         result.lines.sort(key=lambda x: (order[x.track], x.phase != GENERATE))
         return result
@@ -235,12 +254,16 @@ def _dry_judge(
     estimates: dict[str, ModelEstimate],
     result: DryRun,
     asked: set[str],
+    stand_in: str | None = None,
 ) -> Judge | None:
+    """The dry judge of `plan`'s track; its replies are `stand_in`, or (None) a verdict the
+    track reads."""
     judge = plan.config.judge
     if judge is None:
         return None
     codec: VerdictCodec | None = getattr(plan.track, "panel_verdicts", None)
-    stand_in = codec.write(codec.neutral) if codec is not None else ""
+    if stand_in is None:
+        stand_in = codec.write(codec.neutral) if codec is not None else ""
 
     def one(config: ModelConfig) -> DryJudge:
         line = result.line(plan.track.name, JUDGE, estimates[config.name])

@@ -6,7 +6,8 @@ must be registered, every track must build with its options, a model a track rea
 from (a pairwise track's baseline) must be one of the run's models, no model's result
 folder may already hold another model's results, and what a track needs from the system
 (WordNet for MEGA-Bench's constrained generation) must be there unless the run is told to go
-on without it. Each problem is a
+on without it, and the data must hold rows for the track (`vlmscope.runner.data_rows`). Each
+problem is a
 `ConfigError` naming the field, so a typo fails in a second rather than after generation.
 """
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from vlmscope.config import ConfigError, JudgePanelConfig, RunConfig, TrackConfig
 from vlmscope.dependencies import Dependency, MissingDependency, missing_message
 from vlmscope.hub_data import DataOrigin
+from vlmscope.runner.data_rows import check_rows
 from vlmscope.tracks.base import Track
 from vlmscope.tracks.hub_sources import resolve_track_data
 from vlmscope.tracks.registry import UnknownTrack, build_track, track_spec
@@ -52,6 +54,7 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
             track = build_track(resolved, limit=config.limit)
         except (ValueError, TypeError, OSError) as err:  # OSError: a data_dir not there
             raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
+        check_rows(track, resolved, origin, config.models, f"{source}: {field}")
         if isinstance(track_config.judge, JudgePanelConfig):
             codec = getattr(track, "panel_verdicts", None)
             if codec is None:

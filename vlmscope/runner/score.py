@@ -33,6 +33,7 @@ from vlmscope.messages import Request, Response
 from vlmscope.models.registry import build_backend
 from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
+from vlmscope.runner.cached_reasoning import resplit
 from vlmscope.runner.call_records import model_calls
 from vlmscope.runner.distributed import local_device
 from vlmscope.runner.generate import TrackReport, utc_now
@@ -99,7 +100,7 @@ def _score_one(
     def stored(requests: list[Request]) -> list[Response | None]:
         keys = [keys_of(r) for r in requests]
         found = cache.get_many(keys)
-        return [found.get(k) for k in keys]
+        return [resplit(found.get(k), model_config) for k in keys]
 
     conversations = walk_conversations(samples, stored)
     missing = [s.id for s, c in zip(samples, conversations, strict=True) if c.next_request]
@@ -252,7 +253,7 @@ class _CachedResponses:
         return self._keys[model]
 
     def get(self, model: str, request: Request) -> Response | None:
-        return self._cache.get(self.keys(model)(request))
+        return resplit(self._cache.get(self.keys(model)(request)), self._models[model])
 
 
 def _count(items: Any) -> dict[str, int]:
