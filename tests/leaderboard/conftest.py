@@ -7,7 +7,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.leaderboard import broken, fabricate
+from tests.leaderboard import broken, fabricate, keyword_results
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.result_store import ResultStore
 
@@ -29,6 +29,14 @@ def results_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def store(results_dir: Path) -> ResultStore:
     return ResultStore(ResultsLocation.local(results_dir))
+
+
+@pytest.fixture(scope="session")
+def keyword_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """MEGA-Bench results with keywords of many tasks and of too few (`keyword_results`)."""
+    out = tmp_path_factory.mktemp("keywords") / "results"
+    keyword_results.write_keyword_results(out)
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.colors import qualitative
 
+from vlmscope.leaderboard.keyword_intervals import KeywordScore
 from vlmscope.leaderboard.safe_html import plain_label
 from vlmscope.leaderboard.simplevqa_view import RatePoint
 from vlmscope.ratings.boards.board import ModelRating
@@ -22,16 +24,30 @@ _LAYOUT = {
     "margin": {"t": 50, "b": 40, "l": 40, "r": 40},
     "template": "plotly_white",
 }
+COLOURS = qualitative.Plotly
+"""A model's polygon and its whiskers share a colour (the template's own order)."""
 
 
-def keyword_radar(frame: pd.DataFrame, models: Sequence[str], title: str) -> go.Figure:
-    """One closed polygon per model over the keywords of `frame` (a `keyword_frame`)."""
+def keyword_radar(
+    frame: pd.DataFrame,
+    models: Sequence[str],
+    title: str,
+    scores: Sequence[KeywordScore] = (),
+) -> go.Figure:
+    """One closed polygon per model over the keywords of `frame` (a `keyword_frame`); with
+    `scores` (`keyword_intervals.keyword_scores`), each keyword's 95% interval as a radial
+    whisker in the model's colour, and the score, interval (or why none) and task count on
+    hover."""
     keywords = [plain_label(k) for k in frame["Keyword"]]
+    by_key = {(s.model, s.keyword): s for s in scores}
     figure = go.Figure()
-    for model in models:
+    for i, model in enumerate(models):
         if model not in frame.columns or not keywords:
             continue
+        colour = COLOURS[i % len(COLOURS)]
         values = [None if pd.isna(v) else float(v) for v in frame[model]]
+        mine = [by_key.get((model, str(k))) for k in frame["Keyword"]]
+        hover = [plain_label(s.hover()) if s else "" for s in mine]
         figure.add_trace(
             go.Scatterpolar(
                 r=[*values, values[0]],
@@ -39,8 +55,26 @@ def keyword_radar(frame: pd.DataFrame, models: Sequence[str], title: str) -> go.
                 fill="toself",
                 opacity=0.6,
                 name=plain_label(model),
+                legendgroup=plain_label(model),
+                line={"color": colour},
+                hovertext=[*hover, hover[0]] if scores else None,
+                hovertemplate="%{fullData.name}<br>%{hovertext}<extra></extra>" if scores else None,
             )
         )
+        whiskers = [(k, s.bounds) for k, s in zip(keywords, mine, strict=True) if s and s.bounds]
+        if whiskers:
+            figure.add_trace(
+                go.Scatterpolar(
+                    r=[v for _, b in whiskers for v in (b.lower, b.upper, None)],
+                    theta=[v for k, _ in whiskers for v in (k, k, None)],
+                    mode="lines",
+                    line={"color": colour, "width": 4},
+                    name=plain_label(f"{model} 95% CI"),
+                    legendgroup=plain_label(model),
+                    showlegend=False,
+                    hoverinfo="skip",
+                )
+            )
     figure.update_layout(
         title=plain_label(title), polar={"radialaxis": {"range": [0, 100]}}, **_LAYOUT
     )

@@ -22,11 +22,13 @@ import plotly.graph_objects as go
 from vlmscope.cli.space.judge_sections import consistency_section
 from vlmscope.cli.space.visionarena_page import visionarena_tab
 from vlmscope.cli.space.widgets import bind, chart_and_table, dom_id, table, update_table
+from vlmscope.leaderboard import keyword_intervals as kw
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import probench_view as pb
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard import visionarena_view as va
 from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_points
+from vlmscope.leaderboard.headline_intervals import NO_CI
 from vlmscope.leaderboard.rating_view import (
     OVERALL,
     board_note,
@@ -51,7 +53,9 @@ Page = Callable[[ResultStore, str], None]
 def megabench_tab(store: ResultStore, track: str) -> None:
     records = by_model(store.summaries, track)
     gr.Markdown(
-        "Scores in %. Keyword breakdown as in the MEGA-Bench paper: mean task score per keyword."
+        "Scores in %. Keyword breakdown as in the MEGA-Bench paper: mean task score per keyword, "
+        "with its 95% interval (whiskers on the chart, the same bootstrap as the headline) and "
+        "the number of tasks behind it."
     )
     table(mb.headline_frame(records), elem_id=dom_id(track, "headline"))
     initial = (mb.default_models(records), "skills", False)
@@ -72,14 +76,27 @@ def megabench_tab(store: ResultStore, track: str) -> None:
         )
         single = gr.Checkbox(initial[2], label="Single-image subset")
 
-    def view(picked: list[str], dim: str, single_image: bool) -> tuple[go.Figure, pd.DataFrame]:
+    def view(
+        picked: list[str], dim: str, single_image: bool
+    ) -> tuple[go.Figure, pd.DataFrame, str]:
         picked = [m for m in picked or [] if m in records]
         frame = mb.keyword_frame(records, picked, dim, single_image=single_image)
+        scores = kw.keyword_scores(records, picked, dim, single_image=single_image)
         title = mb.DIMENSIONS.get(dim, dim) + (" (single-image)" if single_image else "")
-        return keyword_radar(frame, picked, title), frame
+        figure = keyword_radar(frame, picked, title, scores)
+        return figure, kw.with_intervals(frame, scores), _no_interval_note(scores)
 
     plot, frame = chart_and_table(view, initial, elem_id=dom_id(track, "keywords"))
-    bind([models, dimension, single], view, [plot, frame])
+    note = gr.Markdown(view(*initial)[2], elem_id=dom_id(track, "keywords-no-ci"))
+    bind([models, dimension, single], view, [plot, frame, note])
+
+
+def _no_interval_note(scores: list[kw.KeywordScore]) -> str:
+    lines = kw.no_interval_lines(scores)
+    if not lines:
+        return ""
+    listed = "\n".join(f"- {markdown_literal(line)}" for line in lines)
+    return f"Keyword scores shown without an interval {NO_CI}:\n{listed}"
 
 
 def simplevqa_tab(store: ResultStore, track: str) -> None:

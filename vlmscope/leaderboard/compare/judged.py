@@ -8,7 +8,8 @@ the whole board and for each top-level category board (ProBench's three tracks,
 VisionArena-Bench's categories); its p-value tests "equally strong". Beside it, the prompts on
 which the two models' games against the baseline point different ways: each model's verdicts
 read from its own side (two games, positions swapped), its outcome the mean over the games the
-judge's reply could be read for.
+judge's reply could be read for. The refit is made once per state of the board's files
+(`board_fits.py`), whichever pair is compared.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from vlmscope.judges.verdicts import STRICT_RULES, label_preference, parse_verdict
 from vlmscope.leaderboard.compare.alignment import align
+from vlmscope.leaderboard.compare.board_fits import board_fits
 from vlmscope.leaderboard.compare.pairs import (
     POINTS,
     PROBABILITY,
@@ -26,12 +28,12 @@ from vlmscope.leaderboard.compare.pairs import (
     PairComparison,
     PairedNumber,
 )
-from vlmscope.leaderboard.compare.source import board_details, board_holding
+from vlmscope.leaderboard.compare.source import board_holding
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.ratings.boards.board import RatingBoard
-from vlmscope.ratings.boards.head_to_head import NoForecast, head_to_head, verdict_fit
+from vlmscope.ratings.boards.head_to_head import head_to_head
 from vlmscope.ratings.fits.bootstrap import BootstrapResult
-from vlmscope.ratings.inputs.verdict_records import VerdictRecord, verdict_record_from_dict
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 
 WORDS = {1.0: "better", 0.5: "tie", 0.0: "worse"}
 STRONG = {1.0: "much better", 0.0: "much worse"}
@@ -44,12 +46,8 @@ METHOD = (
 def compare_judged(store: ResultStore, track: str, models: Sequence[str], **_: Any) -> Compared:
     """Every pair of `models` (in order) on the track's joint board, notes, missing prompts."""
     board = board_holding(store, track, models, "joint board")
-    records = [
-        verdict_record_from_dict(r["record"]) for r in board_details(store, track, ["record"])
-    ]
-    if not records:
-        raise ValueError("the joint board stores no verdicts to refit")
-    fits, notes = _fits(records, board)
+    fitted = board_fits(store, track, board)
+    records, fits, notes = fitted.records, fitted.fits, list(fitted.notes)
     mine = {m: {r.uid: r for r in records if r.model == m} for m in models}
     alignment = align({m: list(found) for m, found in mine.items()})
     notes += list(alignment.notes("prompts"))
@@ -71,23 +69,6 @@ def compare_judged(store: ResultStore, track: str, models: Sequence[str], **_: A
                 )
             )
     return Compared(comparisons, notes, alignment.missing)
-
-
-def _fits(
-    records: Sequence[VerdictRecord], board: RatingBoard
-) -> tuple[dict[str, BootstrapResult], list[str]]:
-    """The whole board's fit ("") and each top-level category's, with notes on those that
-    cannot be redrawn."""
-    fits = {"": verdict_fit(records, board.settings)}
-    notes = []
-    for name, category in sorted(board.categories.items()):
-        if " / " in name:
-            continue  # a breakdown inside a category: the category itself is shown
-        try:
-            fits[name] = verdict_fit(records, category.settings, category=name)
-        except (NoForecast, ValueError) as error:
-            notes.append(f"category {name}: no forecast ({error})")
-    return fits, notes
 
 
 def _numbers(
