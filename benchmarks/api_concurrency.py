@@ -282,7 +282,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--latency-ms", type=float, default=50.0)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64])
-    parser.add_argument("--rounds", type=int, default=30, help="requests = rounds x concurrency")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=30,
+        help="requests = rounds x concurrency, and at least --min-requests",
+    )
+    parser.add_argument(
+        "--min-requests",
+        type=int,
+        default=100,
+        help="fewest requests a run (a 1.5 s run at C = 1 gave CPU figures 20%% apart)",
+    )
     parser.add_argument("--images", type=int, default=0, help="images per request")
     parser.add_argument("--image-side", type=int, default=1600, help="their width in pixels")
     parser.add_argument(
@@ -341,7 +352,7 @@ def main() -> None:
             print(f"{len(images)} image(s) of {args.image_side} px a request, each set sent "
                   f"with {args.image_reuse} request(s) in a row")  # fmt: skip
         baseline, baseline_cpu = requests_per_second(
-            base_url, 1, max(20, args.rounds), images, transport=args.transport[0],
+            base_url, 1, max(args.min_requests, args.rounds), images, transport=args.transport[0],
             reuse=args.image_reuse,
         )  # fmt: skip
         print(f"one at a time ({args.transport[0]}): {baseline:.1f} req/s (ideal "
@@ -352,7 +363,7 @@ def main() -> None:
               f"{'peer CPU':>8} {'max in flight':>13}")  # fmt: skip
         worst: dict[str, tuple[tuple[float, int], tuple[float, int]]] = {}
         for concurrency in args.concurrency:
-            count = args.rounds * concurrency
+            count = max(args.rounds * concurrency, args.min_requests)
             ideal = concurrency / latency_s
             peer, peer_cpu = raw_socket_rate(base_url, concurrency, count, images)
             for transport in args.transport:

@@ -195,7 +195,10 @@ class OpenAIBackend:
         `body` is the request's encoded body when it was encoded ahead."""
         self._counts["requests"] += 1
         try:
-            response = await self._answer_within_context(request, body)
+            if request.images:
+                response = await self._answer_within_context(request, body)
+            else:  # no image to drop on a context overflow, no ready room to wait in
+                response = await self._send_with_retries(body or request, _nothing)
         except Exception as err:  # never lose a request to an unexpected error
             key = os.environ.get(self.config.api_key_env or "")
             trace = "".join(traceback.format_exception(err))
@@ -231,9 +234,9 @@ class OpenAIBackend:
         out of retries. Encoding (decoding, resizing, base64) is CPU work: inside a slot the
         server would wait on it. Up to `concurrency` requests are encoded ahead and wait for a
         slot (`_ready_room`), so the next bodies are ready when slots free, and no more: every
-        other request waits unencoded, keeping memory bounded. A body without images takes
-        microseconds to encode: it skips the room and is encoded once it has its slot (waiting
-        in the room cost every request one more wake-up of its task)."""
+        other request waits unencoded, keeping memory bounded. A body without images (a
+        retry after a context overflow that dropped them all) skips the room: it was encoded
+        ahead (`_text_bodies`), or takes microseconds to encode once it has its slot."""
         if not request.images:
             return await self._send_with_retries(body or request, _nothing)
         room = self._ready_room()
