@@ -9,8 +9,8 @@ gzip or deflate bodies, TLS with httpx's default trust store, idle connections k
 backend's concurrency. No redirects (httpx follows none by default either) and no proxies:
 `lean_client_for` says when a URL needs httpx instead (a proxy in the environment, a query or
 credentials in the base URL).
-aiohttp, timed in the same benchmark (`--transport aiohttp`), spends 1.6-2x this client's CPU
-per request at every concurrency.
+aiohttp, timed in the same benchmark (`--transport aiohttp`) on the same uvloop loop, spends
+2-2.9x this client's CPU per request at every concurrency.
 
 Failures raise `LeanError` (connection refused, reset, a reply cut short or malformed); the
 caller bounds the whole exchange in time. A connection is reused only after a complete reply,

@@ -63,7 +63,8 @@ class _Prepared:
 
 
 class OpenAIBackend:
-    """One pooled `httpx.AsyncClient` on a private event loop; call `close()` when done.
+    """One pooled HTTP client (`http_lean`, or httpx behind a proxy) on a private event loop
+    (`loop_thread`); call `close()` when done.
 
     `rng` draws the backoff jitter (pass a seeded one for reproducible waits in tests).
     `config.adaptive_concurrency` false holds the concurrency at `config.concurrency`.
