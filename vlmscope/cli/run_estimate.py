@@ -5,7 +5,7 @@ from __future__ import annotations
 from vlmscope.cli.run_estimate_bound import bound_table
 from vlmscope.config import RunConfig
 from vlmscope.runner.estimate import DryRun, PhaseEstimate
-from vlmscope.runner.ledger_table import money
+from vlmscope.runner.ledger_table import aligned, money
 
 HEADER = ["track", "phase", "model", "requests", "cached", "to ask", "input tok", "output tok",
           "cost"]  # fmt: skip
@@ -39,16 +39,7 @@ def estimate_table(result: DryRun, config: RunConfig, currency: str = "USD") -> 
             else total.cost_usd + line.cost_usd
         )
     rows = [HEADER, *(_cells(x, currency) for x in lines), _cells(total, currency)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
-    text = [
-        "  ".join(
-            c.ljust(w) if i < 3 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in rows
-    ]
-    text.insert(1, "  ".join("-" * w for w in widths))
-    text.insert(-1, text[1])
+    text = aligned(rows, 3, total_rule=True)
     counted = dict.fromkeys(f"  {x.model}: input {x.counted}; output {x.output}" for x in lines)
     pricing = config.pricing or "no pricing file (--pricing FILE): n/a but for the stand-ins"
     notes = [

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from vlmscope.runner.estimate import PhaseEstimate
 from vlmscope.runner.estimate_bound import sends, sends_cost
-from vlmscope.runner.ledger_table import money
+from vlmscope.runner.ledger_table import aligned, money
 
 HEADER = ["track", "phase", "model", "to ask", "at most", "input tok", "output tok", "cost",
           "max_retries", "sends", "cost if billed"]  # fmt: skip
@@ -50,24 +50,11 @@ def bound_table(lines: Sequence[PhaseEstimate], currency: str = "USD") -> list[s
         money(_sum([sends_cost(x) for x in lines]), currency),
     ]
     rows = [HEADER, *(_cells(x, currency) for x in lines), total]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
-    text = [
-        "  ".join(
-            c.ljust(w) if i < 3 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in rows
-    ]
-    rule = "  ".join("-" * w for w in widths)
     return [
         "upper bound: every judge reply without a verdict asked again as the track's protocol "
         "says (ProBench up to 3 attempts a game, VisionArena-Bench one follow-up, SimpleVQA "
         "once more; MEGA-Bench never)",
-        text[0],
-        rule,
-        *text[1:-1],
-        rule,
-        text[-1],
+        *aligned(rows, 3, total_rule=True),
         "at most: requests still to ask when every re-ask is asked (input/output tok and cost: "
         "theirs); sends: each of them tried 1 + max_retries times, the backend's retries of a "
         "transient failure (timeout, 429, 5xx), with their cost if every try were billed",

@@ -3,6 +3,8 @@ track, per phase, and in all."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vlmscope.runner.ledger import RunTotals, Tally
 
 HEADER = ["totals", "requests", "asked", "failed", "prompt tok", "completion tok", "reasoning tok",
@@ -14,6 +16,25 @@ def money(value: float | None, currency: str = "USD") -> str:
     if value is None:
         return "n/a"
     return f"{value:.4f} {currency}" if value < 100 else f"{value:,.2f} {currency}"
+
+
+def aligned(rows: Sequence[Sequence[str]], left: int, *, total_rule: bool = False) -> list[str]:
+    """`rows` as lines of columns two spaces apart, the first `left` columns flush left and the
+    numbers after them flush right, with a rule under the header (and above the last row, the
+    total, when `total_rule`)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(
+            c.ljust(w) if i < left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
+    rule = "  ".join("-" * w for w in widths)
+    lines.insert(1, rule)
+    if total_rule:
+        lines.insert(-1, rule)
+    return lines
 
 
 def _row(label: str, tally: Tally, currency: str) -> list[str]:
@@ -39,15 +60,7 @@ def format_ledger(totals: RunTotals, pricing: str | None) -> str:
     rows += [_row(f"track {name}", t, currency) for name, t in totals.by_track.items()]
     rows += [_row(f"phase {name}", t, currency) for name, t in totals.by_phase.items()]
     rows.append(_row("total", totals.total, currency))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
-    lines = [
-        "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in rows
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines = aligned(rows, 1)
     source = f"prices from {pricing}" if pricing else "no pricing file (--pricing FILE)"
     lines.insert(
         0,
