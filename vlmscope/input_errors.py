@@ -19,10 +19,10 @@ What counts as an input error:
 
 from __future__ import annotations
 
-import os
-import sys
 import traceback
 from collections.abc import Callable
+
+from vlmscope.launch_output import print_once
 
 EXIT_BAD_INPUT = 2
 DEBUG_FLAG = "--debug"
@@ -64,12 +64,13 @@ def describe(error: BaseException) -> str:
 
 def report(error: BaseException, *, prefix: str = "", debug: bool = False) -> int:
     """Print `error: [prefix: ]reason` (and with `debug` the traceback first) on stderr, once
-    per job: under a multi-process launch only the first process prints. Returns 2."""
-    if _first_process():
-        if debug:
-            traceback.print_exception(error)
-        lead = f"{prefix}: " if prefix else ""
-        print(f"error: {lead}{describe(error)}", file=sys.stderr, flush=True)
+    per job: under a multi-process launch, by the first process that ends on it
+    (`vlmscope.launch_output`). Returns 2."""
+    lead = f"{prefix}: " if prefix else ""
+    text = f"error: {lead}{describe(error)}"
+    if debug:
+        text = "".join(traceback.format_exception(error)) + text
+    print_once(text)
     return EXIT_BAD_INPUT
 
 
@@ -88,8 +89,3 @@ def take_debug_flag(argv: list[str]) -> tuple[list[str], bool]:
     """`argv` without `--debug`, and whether it was there (it may stand anywhere)."""
     kept = [arg for arg in argv if arg != DEBUG_FLAG]
     return kept, len(kept) != len(argv)
-
-
-def _first_process() -> bool:
-    """False in the second and later processes of `accelerate launch` / `torchrun`."""
-    return os.environ.get("RANK", "0") in ("", "0")
