@@ -18,6 +18,7 @@ from vlmscope.cli.run_extras import (
     report_ledger,
     write_run_config,
 )
+from vlmscope.launch_output import print_once
 from vlmscope.shipped_configs import config_path
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def run_config(config: RunConfig, args: argparse.Namespace) -> int:
     try:
         report = run(config, source=str(args.config), estimate=estimate_settings(args))
     except BudgetReached as stop:  # not an error: the run stopped where it was told to
-        print(stop.report(), file=sys.stderr)
+        print_once(stop.report())  # once per launch, whichever process stops first
         return 3
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only
         print(format_table(report))

@@ -111,6 +111,11 @@ class Budget:
                 break
         return tickets
 
+    @property
+    def refused(self) -> tuple[str, float] | None:
+        """The model and estimated cost of the first request this budget refused."""
+        return self._refused
+
     def reached(self) -> BudgetReached:
         model, cost = self._refused or (None, None)
         return BudgetReached(self.limit, self.spent, model, cost, self.pricer.currency)

@@ -1,14 +1,21 @@
 """A run's budget, set up from its config and shared between its processes.
 
-Each process answers its share of the requests, so for generation each gets an equal share of
-the budget (`share_budget`); the judging, on the main process, then has the whole budget less
-what every process spent (`whole_budget`).
+The budget is split, not shared: each process answers its share of the requests, so for
+generation each gets an equal share of the budget (`share_budget`) and admits against it alone,
+with no traffic between processes per request; together they cannot pass the whole. When any
+share refuses a request, every process stops after the round (`stopped_together`), reporting
+the whole budget and what all of them spent. The judging, on the main process, then has the
+whole budget less what every process spent (`whole_budget`).
+
+A split budget can stop a run while another process's share has money left (the shares'
+requests differ in size); that is the price of admitting without a round trip, and a resume
+with the same budget goes on with what is left.
 """
 
 from __future__ import annotations
 
 from vlmscope.config import RunConfig
-from vlmscope.runner.budget import Budget, check_priced
+from vlmscope.runner.budget import Budget, BudgetReached, check_priced
 from vlmscope.runner.cache_reader import CacheReader
 from vlmscope.runner.distributed import ProcessGroup
 from vlmscope.runner.pricing import Pricer, run_models
@@ -43,3 +50,17 @@ def whole_budget(budget: Budget | None, share: Budget | None, group: ProcessGrou
         return budget
     spent = sum(group.gather([share.spent]))
     return Budget(budget.limit, budget.pricer, budget.estimates, spent=spent)
+
+
+def stopped_together(budget: Budget | None, group: ProcessGroup) -> BudgetReached | None:
+    """The stop every process raises once any share refused a request (None: go on): the
+    whole budget, what every process spent, and the first refused request by rank."""
+    if budget is None:
+        return None
+    states = group.gather([(budget.stopped, budget.spent, budget.refused)])
+    if not any(stopped for stopped, _, _ in states):
+        return None
+    model, cost = next((r for _, _, r in states if r is not None), (None, None))
+    spent = sum(spent for _, spent, _ in states)
+    whole = budget.limit * group.world_size  # the shares are equal (`share_budget`)
+    return BudgetReached(whole, spent, model, cost, budget.pricer.currency)

@@ -28,6 +28,7 @@ from vlmscope.models.base import Backend
 from vlmscope.models.registry import build_backend, commit_every
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.budget import Budget, Ticket
+from vlmscope.runner.budget_run import stopped_together
 from vlmscope.runner.distributed import ProcessGroup, local_device
 from vlmscope.runner.plan import PlannedTrack
 from vlmscope.tracks.base import Sample, Track
@@ -143,8 +144,9 @@ def _generate_track(
                 report.by_rank[rank] = report.by_rank.get(rank, 0) + n
             asked.update(keys)
             group.barrier()
-            if budget is not None and any(group.gather([budget.stopped])):
-                raise budget.reached()
+            stop = stopped_together(budget, group)
+            if stop is not None:
+                raise stop
             if not multi_turn:  # every sample answered in one round: nothing left to find
                 break
             conversations = walk_conversations(samples, answered)
