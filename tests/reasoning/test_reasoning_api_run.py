@@ -146,3 +146,24 @@ def test_without_the_api_fields_every_request_fails_naming_the_field(tmp_path: P
     for row in rows:
         assert "'max_tokens'" in row["error"]
         assert "set `token_limit_field: max_completion_tokens`" in row["error"]
+
+
+def test_every_earlier_turn_keeps_its_trace_beside_its_answer(
+    api_run: tuple[Path, ReasoningAPI, OpenAIStub],
+) -> None:
+    """Multi-round ProBench: each turn before the last is in `earlier_turns`, its answer with
+    its own trace and tokens, as the last turn's is in `response` and `reasoning`."""
+    out, _, _ = api_run
+    rows = details(out, "thinker", "probench")
+    multi = [row for row in rows if len(extra(row)["turns"]) > 1]
+    assert multi  # the subset is multi-round
+    for row in multi:
+        turns = extra(row)["turns"]
+        earlier = row["earlier_turns"]
+        assert [t["answer"] for t in earlier] == [t["answer"] for t in turns[:-1]]
+        assert all(t["answer"] == "A careful answer." for t in earlier)
+        assert all(t["reasoning"] == WRONG and t["status"] == "ok" for t in earlier)
+        assert all(t["reasoning_tokens"] == REASONING_TOKENS for t in earlier)
+        assert row["response"] == turns[-1]["answer"] and row["reasoning"] == WRONG
+    for row in details(out, "thinker", "simplevqa"):  # single-turn: nothing before the answer
+        assert row["earlier_turns"] == []

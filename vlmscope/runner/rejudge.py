@@ -8,7 +8,7 @@ the run's own), its cache the run's: every answer is read from it, and the new j
 added to it (a second rejudge with the same judge asks nothing). The generate phase is not run at
 all, so no model is asked; an answer the cache lacks is restored from the run's details (the
 answer text, its status and token counts; a multi-turn sample's turns from the answers its
-details keep), and one found nowhere stops the rejudge naming the model, track and sample.
+details keep, with their traces where `earlier_turns` holds them), and one found nowhere stops the rejudge naming the model, track and sample.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from vlmscope.config import (
 )
 from vlmscope.hub_export import load_folder
 from vlmscope.messages import Request, Response, Status, Usage
+from vlmscope.runner import turn_details
 from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.generate import TrackReport, utc_now
 from vlmscope.runner.loop import RunReport
@@ -227,6 +228,8 @@ def _row_answers(row: dict[str, Any]) -> list[Response]:
         reasoning=str(row.get("reasoning") or ""),
         truncated_in_reasoning=bool(row.get("truncated_in_reasoning")),
     )
+    if kept := row.get(turn_details.COLUMN):  # earlier answers with their traces
+        return [*turn_details.earlier_responses(kept), final]
     try:
         turns = json.loads(row.get("extra") or "{}").get("turns")
     except (ValueError, AttributeError):

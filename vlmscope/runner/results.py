@@ -31,6 +31,7 @@ from vlmscope.input_errors import InputError
 from vlmscope.judges.call_log import Call
 from vlmscope.messages import Response
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.runner import turn_details
 from vlmscope.runner.result_card import board_card, track_card
 from vlmscope.stand_ins import StandIn
 from vlmscope.tracks.base import Sample, Scored
@@ -45,7 +46,9 @@ readers take details without them as answers without a trace. Details got `calls
 and judge call behind the row, with its tokens and latency) within format 2 too: readers take
 details without it as rows whose calls were not recorded. 3: the summary's nested columns
 (`scores`, the counts, `package_versions`, a board's `board`) are typed (numbers as numbers,
-objects as structs, `vlmscope.typed_columns`) instead of JSON text."""
+objects as structs, `vlmscope.typed_columns`) instead of JSON text. Details got `earlier_turns`
+within format 3 (`vlmscope.runner.turn_details`): readers take details without it as rows whose
+earlier turns were not recorded."""
 BOARDS_DIR = "_boards"  # no model's folder can start with "_" (see `folder_name`)
 BOARD_KIND = "rating_board"
 _VERSIONED = ("vlmscope", "torch", "transformers", "datasets", "accelerate", "evaluate", "numpy")
@@ -77,6 +80,9 @@ class TrackResult:
     summary and the card."""
     note: str = ""
     """The run config's `note:`, kept in the card."""
+    turns: Sequence[Sequence[Response]] = ()
+    """Per sample, the answers of all its turns in order, the last being `responses`' (multi-turn
+    tracks: `vlmscope.runner.turn_details`); () when the writer was given none."""
 
 
 def result_dir(output_dir: str | Path, model: str, track: str, limit: int | None = None) -> Path:
@@ -92,9 +98,11 @@ def limited_name(name: str, limit: int | None) -> str:
 def details_rows(result: TrackResult) -> list[dict[str, Any]]:
     rows = []
     calls = result.calls or [()] * len(result.samples)
-    for sample, req_hash, response, scored, made in zip(
-        result.samples, result.request_hashes, result.responses, result.scored, calls, strict=True
-    ):
+    turns = result.turns or [()] * len(result.samples)
+    for sample, req_hash, response, scored, made, answered in zip(
+        result.samples, result.request_hashes, result.responses, result.scored, calls, turns,
+        strict=True,
+    ):  # fmt: skip
         rows.append(
             {
                 "model": result.model,
@@ -119,6 +127,7 @@ def details_rows(result: TrackResult) -> list[dict[str, Any]]:
                 "reasoning_tokens_estimated": response.usage.reasoning_tokens_estimated,
                 "truncated_in_reasoning": response.truncated_in_reasoning,
                 "calls": [c.to_json() for c in made],
+                turn_details.COLUMN: turn_details.earlier_turns(answered),
             }
         )
     return rows
@@ -328,6 +337,8 @@ _DETAILS_FEATURES = datasets.Features(
                 "panel_verdict": _S,
             }
         ),
+        # the answers of a multi-turn sample's earlier turns, each with its trace
+        turn_details.COLUMN: turn_details.FEATURE,
     }
 )
 _SUMMARY_FIXED = {

@@ -149,6 +149,7 @@ def _score_one(
         limit=config.limit,
         stand_ins=run_stand_ins([model_config], plan.config.judge, track.stand_ins()),
         note=config.note or "",
+        turns=[c.responses for c in conversations],
         run_counts={
             "cached": report.cached,
             "generated": report.generated,
