@@ -69,14 +69,17 @@ def test_a_config_error_is_one_line(tmp_path: Path) -> None:
     assert "exitcode  : 2" in done.stderr  # the launcher names our status as the root cause
 
 
-def test_a_missing_data_folder_is_one_line(tmp_path: Path) -> None:
-    absent = tmp_path / "not-there"
-    config = simplevqa_config(tmp_path, absent)
+@pytest.mark.parametrize("folder", ["absent", "empty"])
+def test_a_missing_or_empty_data_folder_is_one_line(tmp_path: Path, folder: str) -> None:
+    data = tmp_path / folder
+    reason = " is not a directory"
+    if folder == "empty":
+        data.mkdir()
+        reason = ": expected test.parquet or exactly one .json/.jsonl file, found []"
+    config = simplevqa_config(tmp_path, data)
     done = launch_two(config)
     assert done.returncode != 0
-    assert ours(done.stderr) == [
-        f"error: {config}: tracks.0 (simplevqa): data_dir {absent} is not a directory"
-    ]
+    assert ours(done.stderr) == [f"error: {config}: tracks.0 (simplevqa): data_dir {data}{reason}"]
     assert not (tmp_path / "out").exists()
 
 
