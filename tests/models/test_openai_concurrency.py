@@ -18,7 +18,7 @@ from vlmscope.config import OpenAIModelConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import user_request
 from vlmscope.models.openai_compat import OpenAIBackend
-from vlmscope.models.retry import Cause
+from vlmscope.models.retry import BackoffPolicy, Cause, retry_delay_s
 
 
 def config(base_url: str, **fields: Any) -> OpenAIModelConfig:
@@ -119,22 +119,23 @@ def test_a_first_refusal_is_retried_when_the_server_said() -> None:
     """Retry-After 0.1 s: the first retry waits 0.1 to 0.2 s (the limit keeps the load down);
     a second refusal waits the backoff (here up to 1 s, never less than Retry-After); without
     adaptation every refusal waits the backoff."""
-    url = "http://127.0.0.1:1/v1"
-    adaptive = OpenAIBackend(
-        config(url, backoff_base_s=1.0, backoff_max_s=60.0), rng=random.Random(0)
-    )
-    fixed = OpenAIBackend(
-        config(url, backoff_base_s=1.0, backoff_max_s=60.0, adaptive_concurrency=False),
-        rng=random.Random(0),
-    )
-    first = [adaptive._retry_delay(1, Cause.RATE_LIMITED, 0.1) for _ in range(300)]
-    second = [adaptive._retry_delay(2, Cause.RATE_LIMITED, 0.1) for _ in range(300)]
-    unadapted = [fixed._retry_delay(1, Cause.RATE_LIMITED, 0.1) for _ in range(300)]
+    policy = BackoffPolicy(max_retries=5, base_s=1.0, max_s=60.0)
+    rng = random.Random(0)
+
+    def delays(attempts: int, *, adaptive: bool) -> list[float]:
+        return [
+            retry_delay_s(attempts, Cause.RATE_LIMITED, 0.1, policy, rng, adaptive=adaptive)
+            for _ in range(300)
+        ]
+
+    first, second = delays(1, adaptive=True), delays(2, adaptive=True)
+    unadapted = delays(1, adaptive=False)
     assert min(first) >= 0.1 and max(first) <= 0.2
-    for delays in (second, unadapted):
-        assert min(delays) >= 0.1 and max(delays) <= 1.0 and sum(delays) / 300 > 0.4
+    for waits in (second, unadapted):
+        assert min(waits) >= 0.1 and max(waits) <= 1.0 and sum(waits) / 300 > 0.4
     # other causes are unchanged: the backoff, with Retry-After as its floor
-    assert 0.1 <= adaptive._retry_delay(1, Cause.SERVER_ERROR, 0.1) <= 1.0
+    other = retry_delay_s(1, Cause.SERVER_ERROR, 0.1, policy, rng, adaptive=True)
+    assert 0.1 <= other <= 1.0
 
 
 def _png(colour: str) -> bytes:

@@ -7,11 +7,16 @@ so holding them all is bounded. A retry must resend the bytes encoded the first 
 
 from __future__ import annotations
 
+import io
 from typing import Any
+
+import pytest
+from PIL import Image
 
 from tests.servers import Call, OpenAIStub, Reply
 from vlmscope.config import OpenAIModelConfig
 from vlmscope.messages import Request, user_request
+from vlmscope.models import openai_compat
 from vlmscope.models.openai_compat import OpenAIBackend, _Prepared
 
 
@@ -53,3 +58,26 @@ def test_text_bodies_are_encoded_ahead_once_each_retries_included() -> None:
     assert all(in_flight == 0 for _, in_flight in encoded)
     assert backend.stats["retries"] == 10
     assert stub.max_in_flight == 3
+
+
+def test_one_worker_per_slot_only_for_text_requests_in_bursts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From 16 in flight text requests are served by a worker per slot; with images, or
+    fewer in flight, by a task per request (image bodies are encoded ahead while waiting)."""
+    sizes: list[int] = []
+    real = openai_compat.answer_each
+
+    async def spy(items: Any, answer: Any, size: int) -> None:
+        sizes.append(size)
+        await real(items, answer, size)
+
+    monkeypatch.setattr(openai_compat, "answer_each", spy)
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), "red").save(buffer, format="PNG")
+    with OpenAIStub() as stub:
+        for concurrency, images in ((16, ()), (16, (buffer.getvalue(),)), (4, ())):
+            with OpenAIBackend(config(stub.base_url, concurrency=concurrency)) as backend:
+                asked = [user_request(*images, f"question {i}") for i in range(40)]
+                assert all(r.ok for r in backend.generate(asked))
+    assert sizes == [16, 40, 40]

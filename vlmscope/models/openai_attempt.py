@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from vlmscope.messages import Usage
+from vlmscope.messages import Response, Status, Usage
 from vlmscope.models.http_lean import LeanClient, LeanError, LeanReply
 from vlmscope.models.openai_payload import BadBody, parse_reply
 from vlmscope.models.openai_request import refusal_hint
@@ -137,6 +137,23 @@ async def _within(sent: Awaitable[T], timeout_s: float) -> T:
         raise
     finally:
         timer.cancel()
+
+
+def failure(
+    cause: Cause, detail: str, attempts: int, elapsed: float, notes: tuple[str, ...]
+) -> Response:
+    """The response of a request that failed for good: its cause, how often it was tried and
+    the server's words; a context overflow keeps its own status (the caller may drop images)."""
+    status = Status.CONTEXT_OVERFLOW if cause is Cause.CONTEXT_OVERFLOW else Status.REQUEST_FAILED
+    tries = f"after {attempts} attempts" if attempts > 1 else "not retried"
+    return Response(
+        text="",
+        status=status,
+        error=f"{cause.value} ({tries}): {detail}",
+        latency_s=elapsed,
+        image_notes=notes,
+        attempts=attempts,
+    )
 
 
 def scrub(text: str, key: str | None) -> str:

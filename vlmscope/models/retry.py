@@ -134,3 +134,26 @@ def _non_negative_float(value: str | None) -> float | None:
     if number != number or number < 0 or number == float("inf"):  # NaN, negative, infinite
         return None
     return number
+
+
+def retry_delay_s(
+    attempts: int,
+    cause: Cause,
+    retry_after: float | None,
+    policy: BackoffPolicy,
+    rng: random.Random,
+    *,
+    adaptive: bool,
+) -> float:
+    """How long a request waits before its next attempt.
+
+    While the concurrency limit adapts, a first refusal that says when to come back is retried
+    then (plus up to as long again, so one burst's refusals do not all return at once): the
+    lowered limit already keeps the load down, which is what the backoff's long random waits
+    are for. A request refused again, and every other failure, waits the backoff (from its
+    first step for a request's second refusal)."""
+    if adaptive and cause is Cause.RATE_LIMITED and retry_after is not None:
+        if attempts == 1:
+            return min(retry_after * (1.0 + rng.random()), policy.max_s)
+        attempts -= 1
+    return backoff_delay_s(attempts, policy, rng, retry_after)
