@@ -18,6 +18,7 @@ padding, Python vs device time per decode step).
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 import tempfile
 import time
@@ -33,6 +34,7 @@ from batching_workload import FULL_SIZE_CONFIGS, device_bandwidth, workload  # n
 from vlmscope.config import HFModelConfig  # noqa: E402
 from vlmscope.messages import Request, Response  # noqa: E402
 from vlmscope.models.hf import HFBackend  # noqa: E402
+from vlmscope.models.hf_decode import Stats  # noqa: E402
 from vlmscope.models.tiny import (  # noqa: E402
     TINY_ARCHS,
     build_tiny_model,
@@ -54,12 +56,14 @@ class Timing:
     single_s: float
     batched_tokens: int
     batched_s: float
+    again_s: float  # the batched run once more: cache sized, graphs captured, as in a long run
     same: int  # answers batched == one at a time, over the requests run both ways
     compared: int
     failed: int
     peak_gib: float
     notes: list[str]
     answers: list[tuple[str, int]]  # one at a time, to compare engines
+    decode: Stats | None  # the slots engine's counters over the batched run again
 
 
 def build(args: argparse.Namespace, arch: str, scratch: Path) -> tuple[Path, str]:
@@ -105,6 +109,15 @@ def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
     _reset_peak()
     one_by_one, single_s = timed(single, singles)
     together, batched_s = timed(batched, requests)
+    walls = (batched_s, single_s)
+    notes = batched.batching_notes + single.batching_notes + _engine_lines(batched, single, walls)
+    batched.reset_engine_stats()
+    again, again_s = timed(batched, requests)
+    decode = copy.copy(batched.engine_stats)
+    if args.profile and engine == "slots":
+        from batching_profile import profile_slots
+
+        profile_slots(batched, requests, args.device)
     pairs = list(zip(one_by_one, together[: len(singles)], strict=True))
     return Timing(
         engine=engine,
@@ -112,14 +125,14 @@ def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
         single_s=single_s,
         batched_tokens=sum(r.usage.completion_tokens for r in together),
         batched_s=batched_s,
+        again_s=again_s,
         same=sum((a.text, a.usage) == (b.text, b.usage) for a, b in pairs),
         compared=len(pairs),
-        failed=sum(not r.ok for r in together + one_by_one),
+        failed=sum(not r.ok for r in together + one_by_one + again),
         peak_gib=_peak_gib(),
-        notes=batched.batching_notes
-        + single.batching_notes
-        + _engine_lines(batched, single, (batched_s, single_s)),
+        notes=notes + _wall_lines("batched again", decode, again_s),
         answers=[(r.text, r.usage.completion_tokens) for r in one_by_one],
+        decode=decode,
     )
 
 
@@ -162,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="slots engine: images per prefill group (default: the model config's)",
     )
-    parser.add_argument("--profile", action="store_true", help="where the reference's time goes")
+    parser.add_argument(
+        "--profile", action="store_true",
+        help="where the time goes: the reference's encoding, padding and steps; each slots "
+        "engine's phases, CUDA runtime calls and busiest kernels over one more batched run",
+    )  # fmt: skip
     parser.add_argument(
         "--allow-mismatch", action="store_true",
         help="exit 0 even if answers differ where they must not (float32, or batch-invariant)",
@@ -206,15 +223,15 @@ def main(argv: list[str] | None = None) -> int:
 def report(timings: list[Timing], bound: tuple[float, float] | None, args: Any) -> bool:
     """Print the table; False if answers differ where they must not."""
     print(
-        f"{'engine':<16} {'one tok/s':>9} {'batch tok/s':>11} {'speed-up':>8} "
-        f"{'batched==alone':>14} {'peak GiB':>8}"
+        f"{'engine':<16} {'one tok/s':>9} {'batch tok/s':>11} {'again tok/s':>11} "
+        f"{'speed-up':>8} {'batched==alone':>14} {'peak GiB':>8}"
     )
     good = True
     for t in timings:
         single, batched = t.single_tokens / t.single_s, t.batched_tokens / t.batched_s
         print(
-            f"{t.engine:<16} {single:>9.0f} {batched:>11.0f} {batched / single:>7.2f}x "
-            f"{t.same:>8}/{t.compared:<5} {t.peak_gib:>8.1f}"
+            f"{t.engine:<16} {single:>9.0f} {batched:>11.0f} {t.batched_tokens / t.again_s:>11.0f} "
+            f"{batched / single:>7.2f}x {t.same:>8}/{t.compared:<5} {t.peak_gib:>8.1f}"
             + ("" if t.failed == 0 else f"  {t.failed} failed")
         )
         for note in dict.fromkeys(t.notes):
@@ -240,13 +257,28 @@ def report(timings: list[Timing], bound: tuple[float, float] | None, args: Any) 
                 f"{t.engine:<16} reaches {single / steps:.1%} of the bound one at a time, "
                 f"{batched / (steps * args.batch_size):.1%} batched"
             )
+            if t.decode is not None and t.decode.steps:
+                print(f"{t.engine:<16} {_decode_traffic(t.decode, weight_gb, bandwidth)}")
     return good
 
 
+def _decode_traffic(stats: Stats, weight_gb: float, bandwidth: float) -> str:
+    """What the batched decode steps read against the device's bandwidth: the weights once
+    per step, and the slot cache's keys and values, all of its columns (the mask hides the
+    unused ones from the result, not from the reads)."""
+    cache_gb = stats.cache_bytes_read / stats.steps / 1e9
+    per_step_s = stats.step_s / stats.steps
+    moved = (weight_gb + cache_gb) / per_step_s
+    return (
+        f"decode steps (batched again): {weight_gb:.2f} GB of weights + {cache_gb:.2f} GB of "
+        f"slot keys and values per step in {per_step_s * 1000:.2f} ms = {moved:.0f} GB/s, "
+        f"{moved / bandwidth:.0%} of the measured bandwidth; {stats.busy_slots / stats.steps:.1f} "
+        "slots busy"
+    )
+
+
 def _engine_lines(batched: HFBackend, single: HFBackend, walls: tuple[float, float]) -> list[str]:
-    """Each slots engine's split of its wall time: prefill and decode steps on the device,
-    the device idle waiting for inputs (image processing that was not hidden), and the rest
-    (Python between steps, shifts and growth of the cache, answers handed back)."""
+    """Each slots engine's counters and the split of its wall time (see `_wall_lines`)."""
     lines = []
     for label, backend, wall in zip(
         ("batched", "one at a time"), (batched, single), walls, strict=True
@@ -254,22 +286,34 @@ def _engine_lines(batched: HFBackend, single: HFBackend, walls: tuple[float, flo
         stats = backend.engine_stats
         if stats is None or stats.steps == 0:
             continue
-        other = wall - stats.prefill_s - stats.step_s - stats.input_wait_s
         lines.append(
             f"{label}: {stats.prefills} prefills {stats.prefill_s:.2f} s "
             f"({stats.prefill_s / max(stats.prefills, 1) * 1000:.1f} ms each), {stats.steps} "
             f"decode steps {stats.step_s:.2f} s ({stats.step_s / stats.steps * 1000:.2f} ms "
             f"each, {stats.busy_slots / stats.steps:.1f} slots busy), {stats.shifts} shifts, "
-            f"{stats.grows} cache sizes"
+            f"{stats.grows} cache sizes, {stats.captures} CUDA graph captures"
         )
-        lines.append(
-            f"{label}: wall {wall:.2f} s = prefill {_share(stats.prefill_s, wall)} + decode "
-            f"{_share(stats.step_s, wall)} + waiting for inputs "
-            f"{_share(stats.input_wait_s, wall)} + other {_share(other, wall)}; image "
-            f"processing and tokenising took {stats.encode_s:.2f} s of worker-thread time, "
-            f"{max(stats.encode_s - stats.input_wait_s, 0.0):.2f} s of it hidden behind the device"
-        )
+        lines += _wall_lines(label, stats, wall)
     return lines
+
+
+def _wall_lines(label: str, stats: Stats | None, wall: float) -> list[str]:
+    """The wall time split: prefill and decode steps on the device, the device idle waiting
+    for inputs (image processing that was not hidden), capturing decode steps as CUDA graphs
+    (once per cache size), placing prefilled requests in slots (shifts, growth, copies), and
+    the rest (Python between steps, answers handed back)."""
+    if stats is None or stats.steps == 0:
+        return []
+    other = wall - stats.prefill_s - stats.step_s - stats.input_wait_s
+    other -= stats.capture_s + stats.place_s
+    return [
+        f"{label}: wall {wall:.2f} s = prefill {_share(stats.prefill_s, wall)} + decode "
+        f"{_share(stats.step_s, wall)} + waiting for inputs {_share(stats.input_wait_s, wall)} "
+        f"+ graph captures {_share(stats.capture_s, wall)} + placing in slots "
+        f"{_share(stats.place_s, wall)} + other {_share(other, wall)}; image processing and "
+        f"tokenising took {stats.encode_s:.2f} s of worker-thread time, "
+        f"{max(stats.encode_s - stats.input_wait_s, 0.0):.2f} s of it hidden behind the device"
+    ]
 
 
 def _share(seconds: float, wall: float) -> str:

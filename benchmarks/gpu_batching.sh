@@ -3,11 +3,13 @@
 # 400, under 7 minutes on one H100 with the model builds):
 #   bash benchmarks/gpu_batching.sh [OUT_DIR]
 # The goal figures come first: the slots engine at batch 32 on 64 requests, on random-weight
-# ~2B layouts in bfloat16 (tok/s, the weight-bandwidth bound and the fraction reached,
-# agreement batched vs one at a time, peak memory, and where the wall time went). Then the
-# like-for-like comparison on 16 requests at batch 8: the generate engine (the reference, with
-# its profile) beside the slots engine and its batch-invariant mode. Each model is built once
-# and reused; a run that would pass the budget is cut and says so, the figures before it stay.
+# ~2B layouts in bfloat16 (tok/s cold and run again, the weight-bandwidth bound and the fraction
+# reached, what decode steps read against the bandwidth, agreement batched vs one at a time,
+# peak memory, where the wall time went, and the engine's profile). Then the same with the
+# allocator's expandable segments. Then the like-for-like comparison on 16 requests at batch
+# 8: the generate engine (the reference, with its profile) beside the slots engine and its
+# batch-invariant mode. Each model is built once and reused; a run that would pass the budget
+# is cut and says so, the figures before it stay.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-/tmp/vlmscope-gpu-batching}
@@ -25,10 +27,13 @@ run() {
   return 0
 }
 {
-  for layout in smolvlm-2b llava-2b; do
+  for layout in llava-2b smolvlm-2b; do
     run --config-from "$layout" --model-dir "$models/$layout" --engines slots --batch-size 32 \
-      --n 64 --single-n 16
+      --n 64 --single-n 16 --profile
   done
+  echo "== the allocator growing its segments in place instead of new cudaMalloc blocks:"
+  PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True run --config-from llava-2b \
+    --model-dir "$models/llava-2b" --engines slots --batch-size 32 --n 64 --single-n 16
   run --config-from smolvlm-2b --model-dir "$models/smolvlm-2b" \
     --engines generate,slots,slots-invariant --batch-size 8 --n 16 --single-n 8 --profile
   echo "== [${SECONDS}s] done"

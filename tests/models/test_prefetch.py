@@ -169,6 +169,10 @@ def test_capturing_the_step_when_the_cache_grows_leaves_running_requests_intact(
     got = slots.generate(requests)
     stats = slots.engine_stats
     assert stats is not None and stats.grows >= 3  # grown while requests were running
+    # every cache size was captured once; its time is counted apart from placing
+    assert stats.captures == stats.grows and stats.capture_s > 0 and stats.place_s > 0
+    cache = slots._engine.cache if slots._engine is not None else None
+    assert cache is not None and 0 < stats.cache_bytes_read <= stats.steps * cache.nbytes
     assert any("CUDA graph capture failed (no CUDA here)" in n for n in slots.batching_notes)
     assert answers(got) == answers(reference)
 

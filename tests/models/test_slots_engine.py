@@ -133,5 +133,7 @@ def test_the_slot_cache_keeps_every_sequence_through_shifts_and_growth() -> None
         elif step == "shifted left":
             cache.grow(40)
     assert cache.capacity == 40 and cache.column == 5 and int(cache.write_at) == 5
+    # one layer's keys and values over 2 slots, 2 heads, 40 columns, 4 dims, float32
+    assert cache.nbytes == 2 * (2 * 2 * 40 * 4) * 4
     with pytest.raises(ValueError, match="cannot shift column 5 by -6"):
         cache.shift(-6)

@@ -74,6 +74,10 @@ class Stats:
     grows: int = 0
     input_wait_s: float = 0.0  # nothing to decode, the next inputs not encoded yet
     encode_s: float = 0.0  # host time encoding requests, on worker threads (the backend's)
+    place_s: float = 0.0  # placing prefilled requests: shifts, cache growth, copies into slots
+    captures: int = 0  # decode steps captured as CUDA graphs (each cache size needs its own)
+    capture_s: float = 0.0
+    cache_bytes_read: int = 0  # summed over steps: every step reads all slot keys and values
 
 
 @dataclass
@@ -170,6 +174,11 @@ class DecodeEngine:
         return True
 
     def _place(self, entry: Prefilled, running: dict[int, _Running]) -> None:
+        started, capturing = time.perf_counter(), self.stats.capture_s
+        self._place_in_slot(entry, running)
+        self.stats.place_s += time.perf_counter() - started - (self.stats.capture_s - capturing)
+
+    def _place_in_slot(self, entry: Prefilled, running: dict[int, _Running]) -> None:
         job = entry.job
         cache = self._cache_for(entry.layer_kv, job, running)
         target = self._placement(cache, running, job)
@@ -262,6 +271,7 @@ class DecodeEngine:
         new_tokens = self._tokens[:, 0].tolist()
         self.stats.steps += 1
         self.stats.busy_slots += len(running)
+        self.stats.cache_bytes_read += cache.nbytes
         self.stats.step_s += time.perf_counter() - started
         finished = []
         for slot in sorted(running):
@@ -294,7 +304,7 @@ class DecodeEngine:
         """Capture `_step` as a CUDA graph; on failure steps stay eager. The cache may hold
         running sequences (it grew): the warm-up steps write only columns right of the write
         column, and the mask, tokens and positions they change are put back."""
-        column = cache.column
+        column, started = cache.column, time.perf_counter()
         saved = (cache.mask.clone(), self._tokens.clone(), self._positions.clone())
         try:
             self.graph = self._record(cache)
@@ -302,6 +312,8 @@ class DecodeEngine:
             self.graph = None
             self.graph_note = f"decode steps run eagerly: CUDA graph capture failed ({err})"[:300]
         finally:
+            self.stats.captures += 1
+            self.stats.capture_s += time.perf_counter() - started
             for tensor, before in zip(
                 (cache.mask, self._tokens, self._positions), saved, strict=True
             ):

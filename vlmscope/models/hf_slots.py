@@ -36,6 +36,8 @@ class SlotCache(Cache):
         # which columns each slot attends to: [slots, 1, 1, capacity], the 4D mask itself
         self.mask = torch.zeros(self.slots, 1, 1, self.capacity, dtype=torch.bool, device=device)
         self.column = 0  # host copy of write_at
+        # what one decode step reads: every column is attended to through the mask
+        self.nbytes = _bytes(keys, values)
 
     @classmethod
     def like(cls, layer_kv: list[tuple[torch.Tensor, torch.Tensor]], slots: int, capacity: int):
@@ -96,6 +98,7 @@ class SlotCache(Cache):
         mask = self.mask.new_zeros(self.slots, 1, 1, capacity)
         mask[..., : self.capacity] = self.mask
         self.mask, self.capacity = mask, capacity
+        self.nbytes = _bytes(self.keys, self.values)
 
     # what decoder layers call
     def update(
@@ -122,6 +125,10 @@ class SlotCache(Cache):
 
     def __len__(self) -> int:
         return len(self.keys)
+
+
+def _bytes(keys: list[torch.Tensor], values: list[torch.Tensor]) -> int:
+    return sum(t.numel() * t.element_size() for t in (*keys, *values))
 
 
 def _shape(like: torch.Tensor, slots: int, capacity: int) -> tuple[int, int, int, int]:
