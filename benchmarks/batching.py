@@ -117,7 +117,7 @@ def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
     if args.profile and engine == "slots":
         from batching_profile import profile_slots
 
-        profile_slots(batched, requests, args.device)
+        profile_slots(batched, requests[: args.batch_size], args.device)  # one batch's worth
     pairs = list(zip(one_by_one, together[: len(singles)], strict=True))
     return Timing(
         engine=engine,
