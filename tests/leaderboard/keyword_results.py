@@ -1,9 +1,11 @@
 """MEGA-Bench results with enough tasks per keyword for intervals, made by the real aggregation.
 
 Twelve tasks (nine Core, three Open) with made-up metadata: some keywords span most tasks (they
-get an interval), others one or two (too few: they must say so). Each model's summary holds the
-official keyword breakdown (`summary_and_keyword_stats`) and the intervals block
-(`headline_intervals`), exactly as a run's report writes them, over seeded query scores.
+get an interval), others one or two (too few: they must say so); two tasks take several images,
+so the single-image subset has ten. Each model's summary holds the official keyword breakdown
+(`summary_and_keyword_stats`, of all tasks and of the single-image subset) and the intervals
+block (`headline_intervals`, with the subset's `subset_intervals`), exactly as a run's report
+writes them, over seeded query scores.
 """
 
 from __future__ import annotations
@@ -17,17 +19,24 @@ from tests.leaderboard.fabricate import track_result
 from vlmscope.messages import Response, user_request
 from vlmscope.runner.results import write_result
 from vlmscope.tracks.base import Sample, Scored
-from vlmscope.tracks.megabench.intervals import headline_intervals
+from vlmscope.tracks.megabench.intervals import (
+    SINGLE_IMAGE_KEY,
+    headline_intervals,
+    subset_intervals,
+)
 from vlmscope.tracks.megabench.keywords import TaskMeta
 from vlmscope.tracks.megabench.official_files import (
     summary_and_keyword_stats,
     task_results_from_scored,
 )
+from vlmscope.tracks.megabench.single_image import single_image_entries
 
 MODELS = {"kw-strong": 0.8, "kw-weak": 0.45}
 """Each model's typical query score."""
 WIDE, NARROW = "Wide Skill", "Narrow Skill"
 N_TASKS, N_OPEN, QUERIES = 12, 3, 6
+SEVERAL_IMAGES = (3, 5)
+"""The tasks outside the single-image subset."""
 
 
 def task_name(i: int) -> str:
@@ -36,7 +45,7 @@ def task_name(i: int) -> str:
 
 def task_meta() -> dict[str, TaskMeta]:
     """Every task has `WIDE` and one application of two; eight have `Counting`, six `Spatial
-    Reasoning`, two `NARROW`."""
+    Reasoning`, two `NARROW`; all but `SEVERAL_IMAGES` take one image."""
     return {
         task_name(i): {
             "skills": [
@@ -47,7 +56,7 @@ def task_meta() -> dict[str, TaskMeta]:
             ],
             "input_format": "Photographs",
             "output_format": "exact_text" if i % 2 else "multiple_choice",
-            "num_input": "1-image",
+            "num_input": "2-3 images" if i in SEVERAL_IMAGES else "1-image",
             "app": "Rare App" if i == 0 else "Common App",
         }
         for i in range(N_TASKS)
@@ -75,14 +84,20 @@ def task_entries(model: str) -> list[dict[str, Any]]:
 
 def summary(model: str) -> dict[str, Any]:
     entries, meta = task_entries(model), task_meta()
+    single = single_image_entries(entries, meta)
     stats = summary_and_keyword_stats(task_results_from_scored({"data": entries}), meta)
     headline = stats["model_summary"]
+    intervals = headline_intervals(entries, meta)
+    intervals[SINGLE_IMAGE_KEY] = subset_intervals(single, meta)
     return {
         "overall": headline["overall_score"],
         "core": headline["core"]["macro_mean_score"],
         "open": headline["open"]["macro_mean_score"],
-        "intervals": headline_intervals(entries, meta),
+        "intervals": intervals,
         "summary_and_keyword_stats": stats,
+        "single_image": summary_and_keyword_stats(
+            task_results_from_scored({"data": list(single)}), meta
+        ),
     }
 
 

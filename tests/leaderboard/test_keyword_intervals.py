@@ -1,5 +1,6 @@
-"""Every keyword score on the MEGA-Bench radar has the interval the summary's bootstrap gives,
-or says why it has none; the chart draws the intervals as whiskers and names them on hover."""
+"""Every keyword score on the MEGA-Bench radar, of the full benchmark and of its single-image
+subset, has the interval the summary's bootstrap gives, or says why it has none; the chart draws
+the intervals as whiskers and names them on hover."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.leaderboard.keyword_results import MODELS, NARROW, WIDE, task_entries, task_meta
+from tests.leaderboard.keyword_results import (
+    MODELS,
+    NARROW,
+    SEVERAL_IMAGES,
+    WIDE,
+    task_entries,
+    task_meta,
+)
 from vlmscope.leaderboard import keyword_intervals as kw
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard.charts import keyword_radar
@@ -16,7 +24,12 @@ from vlmscope.leaderboard.headline_intervals import OLD_SUMMARY
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.records import SummaryRecord, by_model
 from vlmscope.leaderboard.result_store import ResultStore
-from vlmscope.tracks.megabench.intervals import headline_intervals
+from vlmscope.tracks.megabench.intervals import (
+    SINGLE_IMAGE_KEY,
+    headline_intervals,
+    subset_intervals,
+)
+from vlmscope.tracks.megabench.single_image import single_image_entries
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +64,6 @@ def test_keywords_without_interval_are_listed_with_the_reason(
 ) -> None:
     scores = kw.keyword_scores(records, list(MODELS), "app")
     assert kw.no_interval_lines(scores) == [f"Rare App (1 task): kw-strong, kw-weak ({kw.TOO_FEW})"]
-    single = kw.keyword_scores(records, ["kw-strong"], "app", single_image=True)
-    assert single == []  # these results carry no single-image breakdown
     old = {
         m: replace(r, scores={k: v for k, v in r.scores.items() if k != "intervals"})
         for m, r in records.items()
@@ -61,10 +72,79 @@ def test_keywords_without_interval_are_listed_with_the_reason(
     assert (common.bounds, common.reason) == (None, OLD_SUMMARY)
 
 
-def test_single_image_subset_says_it_has_no_interval(store: ResultStore) -> None:
-    records = by_model(store.summaries, "megabench")
-    scores = kw.keyword_scores(records, ["oracle"], "input_num", single_image=True)
-    assert scores and all(s.reason == kw.SINGLE_IMAGE for s in scores)
+def test_single_image_keywords_have_the_subsets_intervals(
+    records: dict[str, SummaryRecord],
+) -> None:
+    scores = kw.keyword_scores(records, list(MODELS), "skills", single_image=True)
+    for model in MODELS:
+        single = single_image_entries(task_entries(model), task_meta())
+        assert len(single) == 12 - len(SEVERAL_IMAGES)
+        expected = subset_intervals(single, task_meta())["keywords"]["skills"]
+        full = headline_intervals(task_entries(model), task_meta())["keywords"]["skills"]
+        assert expected[WIDE] != full[WIDE]  # the subset's own bootstrap, not the full one's
+        wide = _score(scores, model, WIDE)
+        assert (wide.tasks, wide.reason) == (10, "")
+        assert wide.bounds is not None
+        assert (wide.bounds.lower, wide.bounds.upper) == pytest.approx(
+            (100 * expected[WIDE][0], 100 * expected[WIDE][1])
+        )
+        assert wide.bounds.lower < wide.value < wide.bounds.upper
+        assert f"{wide.value:.2f}, 95% CI {wide.interval_text()}; 10 tasks" in wide.hover()
+        narrow = _score(scores, model, NARROW)
+        assert (narrow.tasks, narrow.bounds, narrow.reason) == (2, None, kw.TOO_FEW)
+
+
+def _without(records: dict[str, SummaryRecord], *path: str) -> dict[str, SummaryRecord]:
+    """The summaries as written before the block at `path` was recorded."""
+
+    def drop(data: dict[str, object], keys: tuple[str, ...]) -> dict[str, object]:
+        head, *rest = keys
+        if not rest:
+            return {k: v for k, v in data.items() if k != head}
+        inner = data[head]
+        assert isinstance(inner, dict)
+        return {**data, head: drop(inner, tuple(rest))}
+
+    return {m: replace(r, scores=drop(dict(r.scores), path)) for m, r in records.items()}
+
+
+def test_older_summaries_show_single_image_keywords_without_interval(
+    records: dict[str, SummaryRecord],
+) -> None:
+    # written before the subset's intervals were recorded: the full benchmark's still show
+    before = _without(records, "intervals", SINGLE_IMAGE_KEY)
+    single = kw.keyword_scores(before, list(MODELS), "skills", single_image=True)
+    wide = [s for s in single if s.keyword == WIDE]
+    assert len(wide) == 2 and all((s.bounds, s.reason) == (None, kw.SINGLE_IMAGE) for s in wide)
+    assert wide[0].hover().endswith(f"no interval ({kw.SINGLE_IMAGE}); 10 tasks")
+    assert f"{WIDE} (10 tasks): kw-strong, kw-weak ({kw.SINGLE_IMAGE})" in kw.no_interval_lines(
+        single
+    )
+    assert _score(kw.keyword_scores(before, list(MODELS), "skills"), "kw-weak", WIDE).bounds
+    # written before any interval was recorded
+    oldest = _without(records, "intervals")
+    (wide_old,) = [
+        s
+        for s in kw.keyword_scores(oldest, ["kw-weak"], "skills", single_image=True)
+        if s.keyword == WIDE
+    ]
+    assert (wide_old.bounds, wide_old.reason) == (None, OLD_SUMMARY)
+
+
+def test_a_run_records_the_single_image_intervals(store: ResultStore) -> None:
+    scores = by_model(store.summaries, "megabench")["oracle"].scores
+    block = scores["intervals"][SINGLE_IMAGE_KEY]
+    stats = scores["single_image"]["keyword_stats"]
+    assert set(block["keywords"]) == set(stats)
+    for dimension, keywords in stats.items():
+        assert set(block["keywords"][dimension]) == set(keywords), dimension
+    # the sample's five single-image tasks all take one image: that keyword shows the block's
+    (one,) = kw.keyword_scores(
+        by_model(store.summaries, "megabench"), ["oracle"], "input_num", single_image=True
+    )
+    lower, upper = block["keywords"]["input_num"]["1-image"]
+    assert (one.keyword, one.tasks, one.reason) == ("1-image", 5, "")
+    assert one.bounds == kw.Bounds(100 * lower, 100 * upper)
 
 
 def test_table_adds_an_interval_column_per_model(records: dict[str, SummaryRecord]) -> None:

@@ -27,12 +27,17 @@ from vlmscope.models.base import SyncBackend
 from vlmscope.tracks.base import Sample, Scored, ScoringContext
 from vlmscope.tracks.megabench import track as track_module
 from vlmscope.tracks.megabench.aggregation import TaskResult
+from vlmscope.tracks.megabench.intervals import (
+    SINGLE_IMAGE_KEY,
+    headline_intervals,
+    subset_intervals,
+)
 from vlmscope.tracks.megabench.keywords import load_task_meta
 from vlmscope.tracks.megabench.official_files import summary_and_keyword_stats
 from vlmscope.tracks.megabench.prompt import BuiltPrompt
 from vlmscope.tracks.megabench.report import MegaBenchReport
 from vlmscope.tracks.megabench.rows import STRING_COLUMNS, QueryRow
-from vlmscope.tracks.megabench.single_image import single_image_subset
+from vlmscope.tracks.megabench.single_image import single_image_entries, single_image_subset
 from vlmscope.tracks.megabench.track import MegaBenchTrack
 
 OPEN_METRIC_INFO = {
@@ -246,6 +251,29 @@ def assert_files_show_the_summary(
     subset = single_image_subset([TaskResult.from_json(r) for r in task_results], meta)
     assert load(official / "single_image" / "task_results.json") == [r.to_json() for r in subset]
     assert single == as_json(summary_and_keyword_stats(subset, meta))
+    assert_intervals_cover_both_sets(official, summary, single)
+
+
+def assert_intervals_cover_both_sets(
+    official: Path, summary: dict[str, Any], single: dict[str, Any]
+) -> None:
+    """The full benchmark's intervals are the bootstrap over the counted tasks, the single-image
+    subset's the same bootstrap over its own tasks, one per keyword of its breakdown, each
+    holding the subset's official keyword score."""
+    meta = load_task_meta(TASK_META)
+    entries = load(official / "data_with_scores.json")["data"]
+    recorded = dict(summary["intervals"])
+    subset = recorded.pop(SINGLE_IMAGE_KEY)
+    assert as_json(recorded) == as_json(headline_intervals(entries, meta))
+    assert as_json(subset) == as_json(subset_intervals(single_image_entries(entries, meta), meta))
+    keywords = single["keyword_stats"]
+    assert {d: set(k) for d, k in subset["keywords"].items()} == {
+        d: set(k) for d, k in keywords.items()
+    }
+    for dimension, stats in keywords.items():
+        for keyword, stat in stats.items():
+            lower, upper = subset["keywords"][dimension][keyword]
+            assert lower - 1e-12 <= stat["average_score"] <= upper + 1e-12, (dimension, keyword)
 
 
 def as_json(document: Any) -> Any:

@@ -8,8 +8,9 @@ average, queries within each drawn task); its interval is read from the summary
 A keyword averaged over fewer than `MIN_TASKS` tasks is shown without one: resampling n tasks
 spreads their mean by only (n - 1) / n of its variance, and with one task it cannot say at all
 how much the choice of tasks moves the score, so the interval would be too narrow to trust. The
-single-image subset has no interval (its summary records none), nor has a summary written
-before keyword intervals were recorded; each such score says why.
+single-image subset's keywords read theirs from the subset's own block (`intervals.single_image`,
+the same bootstrap over the subset's tasks). A summary written before keyword intervals, or before
+the subset's, were recorded has none; each such score says why.
 """
 
 from __future__ import annotations
@@ -24,9 +25,13 @@ from vlmscope.leaderboard.headline_intervals import NO_CI, OLD_SUMMARY, Bounds, 
 from vlmscope.leaderboard.megabench_view import keyword_stats
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import number_at
+from vlmscope.tracks.megabench.intervals import SINGLE_IMAGE_KEY
 
 MIN_TASKS = 5
-SINGLE_IMAGE = "the single-image subset's summary records no interval"
+SINGLE_IMAGE = (
+    "its summary records no single-image interval (written before the single-image subset's "
+    "intervals were recorded)"
+)
 
 
 TOO_FEW = (
@@ -93,13 +98,13 @@ def keyword_scores(
 def _bounds(
     scores: Mapping[str, Any], dimension: str, keyword: str, tasks: int, single_image: bool
 ) -> tuple[Bounds | None, str]:
-    if single_image:
-        return None, SINGLE_IMAGE
     if tasks < MIN_TASKS:
         return None, TOO_FEW
-    bounds = bounds_at(scores, "intervals", "keywords", dimension, keyword)
+    block = ("intervals", SINGLE_IMAGE_KEY) if single_image else ("intervals",)
+    bounds = bounds_at(scores, *block, "keywords", dimension, keyword)
     if bounds is None:
-        return None, OLD_SUMMARY
+        full = bounds_at(scores, "intervals", "keywords", dimension, keyword)
+        return None, SINGLE_IMAGE if single_image and full is not None else OLD_SUMMARY
     return Bounds(100 * bounds.lower, 100 * bounds.upper), ""
 
 

@@ -11,7 +11,10 @@ number itself (a query's score counts as the official scorer counts it: below 0 
 
 `MacroLayout` is that aggregation as arrays, built from per-task query scores and the task
 metadata; the summary stores the task lists it was built from (`tasks`, `keyword_tasks`), so
-`vlmscope compare` rebuilds the same averages from two models' details.
+`vlmscope compare` rebuilds the same averages from two models' details. The single-image
+subset's numbers are macro averages over a subset of the same tasks, so its block
+(`subset_intervals`, the summary's `intervals.single_image`) is the same bootstrap run over
+that subset.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ ROUNDS = 1000
 SEED = 0
 LEVEL = 0.95
 HEADLINES: tuple[str, ...] = ("overall", "core", "open")
+SUBSET_KEYS: tuple[str, ...] = (*HEADLINES, "keywords")
+"""What a subset's block keeps: its method, rounds and task lists are the full block's."""
+SINGLE_IMAGE_KEY = "single_image"
+"""Where the intervals block holds the single-image subset's (`subset_intervals`)."""
 METHOD = (
     "two-stage bootstrap respecting MEGA-Bench's macro averages: per round, tasks drawn with "
     "replacement within the average (Core among Core, Open among Open) and queries with "
@@ -168,3 +175,18 @@ def headline_intervals(
         d: {k: list(v) for k, v in kws.items()} for d, kws in keyword_tasks.items()
     }
     return block
+
+
+def subset_intervals(
+    task_entries: Sequence[Mapping[str, Any]],
+    meta: Mapping[str, TaskMeta],
+    *,
+    rounds: int = ROUNDS,
+    seed: int = SEED,
+) -> dict[str, Any]:
+    """The intervals of a subset of the counted tasks (the single-image subset): overall, Core,
+    Open and each keyword over `task_entries` alone, by `headline_intervals`'s bootstrap with
+    the same rounds and seed, so the subset's keyword scores carry intervals made exactly as the
+    full benchmark's are."""
+    block = headline_intervals(task_entries, meta, rounds=rounds, seed=seed)
+    return {key: block[key] for key in SUBSET_KEYS}

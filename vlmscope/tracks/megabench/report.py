@@ -7,7 +7,8 @@ files (`data_with_scores.json`, `task_results.json`, `summary_and_keyword_stats.
 single-image subset) show exactly these tasks: both are rendered from the documents built here.
 Every row built into a counted sample is in them: `n_rows` is that count, and the summary's Core
 and Open sample counts add up to it (a report that would lose a row is not built). The summary
-also holds each headline's and keyword's 95% interval (`intervals.py`).
+also holds each headline's and keyword's 95% interval (`intervals.py`), the single-image
+subset's under `intervals.single_image`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ from typing import Any, Literal
 from vlmscope.metrics.megabench.metric_types import eval_type_of
 from vlmscope.tracks.base import Sample, Scored
 from vlmscope.tracks.megabench.aggregation import TaskResult, prefer_cot
-from vlmscope.tracks.megabench.intervals import headline_intervals
+from vlmscope.tracks.megabench.intervals import (
+    SINGLE_IMAGE_KEY,
+    headline_intervals,
+    subset_intervals,
+)
 from vlmscope.tracks.megabench.keywords import TaskMeta
 from vlmscope.tracks.megabench.official_files import (
     DATA_WITH_SCORES,
@@ -35,7 +40,7 @@ from vlmscope.tracks.megabench.official_files import (
 )
 from vlmscope.tracks.megabench.results import data_with_scores, scored_task_entries
 from vlmscope.tracks.megabench.rows import QueryRow
-from vlmscope.tracks.megabench.single_image import single_image_subset
+from vlmscope.tracks.megabench.single_image import single_image_entries, single_image_subset
 
 CotSetting = Literal["with_cot", "without_cot"]
 OFFICIAL_DIR = "official"
@@ -65,7 +70,8 @@ class MegaBenchReport:
     """Rows built into the counted samples (Core of the chosen setting, and Open)."""
     intervals: Mapping[str, Any] = field(default_factory=dict)
     """95% intervals of the headline and keyword numbers and how they were made
-    (`intervals.headline_intervals`)."""
+    (`intervals.headline_intervals`); under `single_image`, the subset's own
+    (`intervals.subset_intervals`)."""
 
     def summary(self) -> dict[str, Any]:
         """Headline numbers first (overall, Core, Open), then the official summary documents."""
@@ -117,18 +123,21 @@ def build_report(
     results = (*core_results[use_cot], *_task_results(open_tasks))
     single = tuple(single_image_subset(results, meta))
     stats = summary_and_keyword_stats(results, meta)
+    counted = core[use_cot] + open_tasks
+    intervals = headline_intervals(counted, meta)
+    intervals[SINGLE_IMAGE_KEY] = subset_intervals(single_image_entries(counted, meta), meta)
     n_rows = _check_totals(rows, samples, use_cot, stats["model_summary"])
     return MegaBenchReport(
         core_setting=_setting(use_cot),
         core_scores={_setting(cot): score for cot, score in core_scores.items()},
-        data_with_scores=data_with_scores(core[use_cot] + open_tasks),
+        data_with_scores=data_with_scores(counted),
         task_results=results,
         summary_and_keyword_stats=stats,
         single_image_task_results=single,
         single_image_summary=summary_and_keyword_stats(single, meta),
         outcomes=_outcome_counts(scored),
         n_rows=n_rows,
-        intervals=headline_intervals(core[use_cot] + open_tasks, meta),
+        intervals=intervals,
     )
 
 

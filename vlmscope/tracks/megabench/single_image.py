@@ -8,6 +8,7 @@ the task-level mean over the tasks whose metadata says `num_input == "1-image"` 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from vlmscope.tracks.megabench.aggregation import TaskResult
 from vlmscope.tracks.megabench.keywords import TaskMeta
@@ -32,3 +33,14 @@ def single_image_subset(
     core = [r for r in selected if r.eval_type == "rule"]
     open_tasks = [r for r in selected if r.eval_type == "llm"]
     return core + open_tasks
+
+
+def single_image_entries(
+    task_entries: Sequence[Mapping[str, Any]], all_meta: Mapping[str, TaskMeta]
+) -> list[Mapping[str, Any]]:
+    """The SI tasks among `data_with_scores.json` entries (each named by `task_name`), in the
+    order of `single_image_subset`: Core first, then Open."""
+    selected = [t for t in task_entries if is_single_image_task(str(t["task_name"]), all_meta)]
+    return [t for t in selected if t["eval_type"] == "rule"] + [
+        t for t in selected if t["eval_type"] == "llm"
+    ]
