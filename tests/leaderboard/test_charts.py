@@ -21,7 +21,9 @@ def test_radar_has_one_closed_polygon_per_model_and_escaped_labels(store: Result
     assert len(figure.data) == 2
     oracle = next(t for t in figure.data if t.name == "oracle")
     assert oracle.theta[0] == oracle.theta[-1] and oracle.r[0] == oracle.r[-1]
-    names_and_labels = [t.name for t in figure.data] + [k for t in figure.data for k in t.theta]
+    names_and_labels = [t.name for t in figure.data] + list(
+        figure.layout.polar.angularaxis.ticktext
+    )
     assert not any("<" in label for label in names_and_labels)
 
 

@@ -22,6 +22,7 @@ from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard.charts import keyword_radar
 from vlmscope.leaderboard.headline_intervals import OLD_SUMMARY
 from vlmscope.leaderboard.load import ResultsLocation
+from vlmscope.leaderboard.radar_dodge import dodge_offsets, keyword_angles
 from vlmscope.leaderboard.records import SummaryRecord, by_model
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.tracks.megabench.intervals import (
@@ -164,24 +165,38 @@ def test_table_adds_an_interval_column_per_model(records: dict[str, SummaryRecor
     assert low < rows.loc[WIDE, "kw-weak"] < high
 
 
-def test_radar_draws_each_interval_as_a_whisker(records: dict[str, SummaryRecord]) -> None:
+def test_radar_draws_each_interval_as_a_whisker_beside_the_other_models(
+    records: dict[str, SummaryRecord],
+) -> None:
     models = list(MODELS)
     frame = mb.keyword_frame(records, models, "app")
     scores = kw.keyword_scores(records, models, "app")
     figure = keyword_radar(frame, models, "Application", scores)
+    axis = figure.layout.polar.angularaxis
+    assert list(axis.ticktext) == ["Rare App", "Common App"]
+    assert list(axis.tickvals) == keyword_angles(2) == [0.0, 180.0]
     polygons = [t for t in figure.data if t.fill == "toself"]
     whiskers = [t for t in figure.data if t.mode == "lines"]
-    assert [t.name for t in polygons] == models
+    markers = [t for t in figure.data if t.mode == "markers"]
+    assert [t.name for t in polygons] == [t.name for t in markers] == models
     assert [t.name for t in whiskers] == [f"{m} 95% CI" for m in models]
-    for polygon, whisker in zip(polygons, whiskers, strict=True):
-        common = _score(scores, polygon.name, "Common App")
-        assert common.bounds is not None
-        # only Common App has an interval: one segment, at its angle, in the polygon's colour
-        assert list(whisker.theta) == ["Common App", "Common App", None]
+    offsets = dodge_offsets(len(models), 2)
+    assert offsets[0] < 0 < offsets[1]
+    for polygon, whisker, marker, offset in zip(polygons, whiskers, markers, offsets, strict=True):
+        assert list(polygon.theta) == [0.0, 180.0, 0.0]  # the polygon stays on the spokes
+        rare, common = (_score(scores, polygon.name, k) for k in ("Rare App", "Common App"))
+        assert common.bounds is not None and rare.bounds is None
+        # only Common App has an interval: one segment, turned off its spoke, in the colour
+        assert list(whisker.customdata) == ["Common App", "Common App", None]
+        assert list(whisker.theta) == [180.0 + offset, 180.0 + offset, None]
         assert list(whisker.r) == [common.bounds.lower, common.bounds.upper, None]
-        assert whisker.line.color == polygon.line.color
-        assert polygon.hovertext[:2] == (
-            _score(scores, polygon.name, "Rare App").hover(),
-            common.hover(),
-        )
+        assert whisker.line.color == marker.marker.color == polygon.line.color
+        # every score has its marker at the same turned angle, named on hover
+        assert list(marker.customdata) == ["Rare App", "Common App"]
+        assert list(marker.theta) == [offset, 180.0 + offset]
+        assert list(marker.r) == [rare.value, common.value]
+        assert list(marker.hovertext) == [rare.hover(), common.hover()]
+        assert "%{fullData.name}" in marker.hovertemplate
+        assert polygon.hovertext[:2] == (rare.hover(), common.hover())
+    assert whiskers[0].theta[0] != whiskers[1].theta[0]
     assert len({t.line.color for t in polygons}) == len(models)

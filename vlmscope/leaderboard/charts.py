@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from vlmscope.leaderboard.keyword_intervals import KeywordScore
+from vlmscope.leaderboard.radar_dodge import dodge_offsets, keyword_angles
 from vlmscope.leaderboard.safe_html import plain_label
 from vlmscope.leaderboard.simplevqa_view import RatePoint
 from vlmscope.ratings.boards.board import ModelRating
@@ -34,15 +35,19 @@ def keyword_radar(
     title: str,
     scores: Sequence[KeywordScore] = (),
 ) -> go.Figure:
-    """One closed polygon per model over the keywords of `frame` (a `keyword_frame`); with
-    `scores` (`keyword_intervals.keyword_scores`), each keyword's 95% interval as a radial
-    whisker in the model's colour, and the score, interval (or why none) and task count on
-    hover."""
-    keywords = [plain_label(k) for k in frame["Keyword"]]
+    """One closed polygon per model over the keywords of `frame` (a `keyword_frame`), each
+    keyword on its spoke; with `scores` (`keyword_intervals.keyword_scores`), each model's score
+    as a marker and its 95% interval as a radial whisker in the model's colour, turned a little
+    off the spoke by the model's place in `models` (`radar_dodge`) so that two models' whiskers
+    on one keyword stand apart, and the model, score, interval (or why none) and task count on
+    hover, on the marker as on the polygon's vertex."""
+    labels = [plain_label(k) for k in frame["Keyword"]]
+    angles = keyword_angles(len(labels))
+    offsets = dodge_offsets(len(models), len(labels))
     by_key = {(s.model, s.keyword): s for s in scores}
     figure = go.Figure()
     for i, model in enumerate(models):
-        if model not in frame.columns or not keywords:
+        if model not in frame.columns or not labels:
             continue
         colour = COLOURS[i % len(COLOURS)]
         values = [None if pd.isna(v) else float(v) for v in frame[model]]
@@ -51,7 +56,7 @@ def keyword_radar(
         figure.add_trace(
             go.Scatterpolar(
                 r=[*values, values[0]],
-                theta=[*keywords, keywords[0]],
+                theta=[*angles, angles[0]],
                 fill="toself",
                 opacity=0.6,
                 name=plain_label(model),
@@ -61,24 +66,69 @@ def keyword_radar(
                 hovertemplate="%{fullData.name}<br>%{hovertext}<extra></extra>" if scores else None,
             )
         )
-        whiskers = [(k, s.bounds) for k, s in zip(keywords, mine, strict=True) if s and s.bounds]
-        if whiskers:
-            figure.add_trace(
-                go.Scatterpolar(
-                    r=[v for _, b in whiskers for v in (b.lower, b.upper, None)],
-                    theta=[v for k, _ in whiskers for v in (k, k, None)],
-                    mode="lines",
-                    line={"color": colour, "width": 4},
-                    name=plain_label(f"{model} 95% CI"),
-                    legendgroup=plain_label(model),
-                    showlegend=False,
-                    hoverinfo="skip",
-                )
-            )
+        placed = [
+            (angle + offsets[i], label, s)
+            for angle, label, s in zip(angles, labels, mine, strict=True)
+            if s is not None
+        ]
+        if placed:
+            figure.add_traces(_dodged_marks(model, colour, placed))
     figure.update_layout(
-        title=plain_label(title), polar={"radialaxis": {"range": [0, 100]}}, **_LAYOUT
+        title=plain_label(title),
+        polar={
+            "radialaxis": {"range": [0, 100]},
+            "angularaxis": {
+                "type": "linear",
+                "thetaunit": "degrees",
+                "rotation": 90,
+                "direction": "clockwise",
+                "tickmode": "array",
+                "tickvals": angles,
+                "ticktext": labels,
+                "showgrid": True,
+            },
+        },
+        **_LAYOUT,
     )
     return figure
+
+
+def _dodged_marks(
+    model: str, colour: str, placed: Sequence[tuple[float, str, KeywordScore]]
+) -> list[go.Scatterpolar]:
+    """The model's whiskers (those with an interval) and score markers at their turned angles;
+    each point carries its keyword (`customdata`) so what it stands for is read off the figure."""
+    whiskers = [(angle, label, s.bounds) for angle, label, s in placed if s.bounds]
+    marks = []
+    if whiskers:
+        marks.append(
+            go.Scatterpolar(
+                r=[v for _, _, b in whiskers for v in (b.lower, b.upper, None)],
+                theta=[v for a, _, _ in whiskers for v in (a, a, None)],
+                customdata=[v for _, k, _ in whiskers for v in (k, k, None)],
+                mode="lines",
+                line={"color": colour, "width": 3},
+                name=plain_label(f"{model} 95% CI"),
+                legendgroup=plain_label(model),
+                showlegend=False,
+                hoverinfo="skip",
+            )
+        )
+    marks.append(
+        go.Scatterpolar(
+            r=[s.value for _, _, s in placed],
+            theta=[a for a, _, _ in placed],
+            customdata=[k for _, k, _ in placed],
+            mode="markers",
+            marker={"color": colour, "size": 7, "line": {"color": "white", "width": 1}},
+            name=plain_label(model),
+            legendgroup=plain_label(model),
+            showlegend=False,
+            hovertext=[plain_label(s.hover()) for _, _, s in placed],
+            hovertemplate="%{fullData.name}<br>%{hovertext}<extra></extra>",
+        )
+    )
+    return marks
 
 
 def rating_points(ratings: Mapping[str, ModelRating], title: str) -> go.Figure:
