@@ -55,6 +55,8 @@ def str_to_iterable(container: Callable[..., Any], text: Any) -> Any:
         if bracketed:
             text = text[1:-1]
         return container([item.strip() for item in text.split(",")])
+    except TypeError:  # official: unhashable items ("[['a']]", "{[1]}") give an empty container
+        return container()
 
 
 def str_to_set(text: Any) -> Any:

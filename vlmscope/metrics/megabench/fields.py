@@ -93,11 +93,20 @@ def score_field(
 def aggregate_fields(
     function: str | None, field_scores: Mapping[str, Any], field_weights: Mapping[str, Any]
 ) -> float:
-    """Query score from field scores (official `mean` / `min` aggregation)."""
-    kept = {field: score for field, score in field_scores.items() if score >= 0}
-    if function not in ("mean", "min") or not kept:
+    """Query score from field scores (official `mean` / `min` aggregation).
+
+    As the official `AggregationType.from_string`: the name is lower-cased (`MIN` is `min`), no
+    name is `unsupported`, which gives -1 without looking at the scores, and any other name is an
+    error (the official evaluation stops there)."""
+    name = "unsupported" if function is None else function.lower()
+    if name not in ("mean", "min", "unsupported"):
+        raise ValueError(f"unknown field aggregation {function!r} (mean, min or unsupported)")
+    if name == "unsupported":
         return -1
-    if function == "min":
+    kept = {field: score for field, score in field_scores.items() if score >= 0}
+    if not kept:
+        return -1
+    if name == "min":
         return float(min(kept.values()))
     weights = [field_weights[field] for field in kept]
     return float(np.average(list(kept.values()), weights=weights))
