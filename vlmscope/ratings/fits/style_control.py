@@ -72,11 +72,30 @@ def style_features(
     return (diff - diff.mean(axis=0)) / std
 
 
+def int32_counts(style_a: ArrayLike, style_b: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """The counts as FastChat's ``preprocess_for_style`` sees them: it stores them in an int32
+    array and takes ``a - b`` and ``a + b`` in int32, so a count, sum or difference from 2**31
+    wraps around. Returned as float counts whose difference and sum are those wrapped values
+    (unchanged below 2**31). Counts that are not whole numbers are returned as they are."""
+    a = np.atleast_2d(np.asarray(style_a, dtype=np.float64))
+    b = np.atleast_2d(np.asarray(style_b, dtype=np.float64))
+    whole = np.all(np.isfinite(a)) and np.all(np.isfinite(b))
+    if not (whole and np.all(a == np.round(a)) and np.all(b == np.round(b))):
+        return a, b
+    if max(float(np.abs(a).max(initial=0)), float(np.abs(b).max(initial=0))) < 2**30:
+        return a, b  # no sum or difference can reach 2**31
+    a32 = a.astype(np.int64).astype(np.int32)
+    b32 = b.astype(np.int64).astype(np.int32)
+    diff = (a32 - b32).astype(np.float64)
+    total = (a32 + b32).astype(np.float64)
+    return (total + diff) / 2, (total - diff) / 2
+
+
 def battle_style_features(battles: Battles) -> FloatArray:
-    """FastChat features from the battles' raw style counts."""
+    """FastChat features from the battles' raw style counts (int32 as FastChat stores them)."""
     if battles.style_a is None or battles.style_b is None:
         raise ValueError("battles carry no style counts")
-    return style_features(battles.style_a, battles.style_b)
+    return style_features(*int32_counts(battles.style_a, battles.style_b))
 
 
 def style_design(
