@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -59,9 +59,20 @@ def plain_elo_bootstrap(table: Battles, baseline: str, rounds: int, seed: int) -
 
     Rounds use the ``randint`` stream, i.e. pandas ``sample(frac=1, replace=True)`` after
     ``np.random.seed(seed)``; every round is anchored at the baseline as intended upstream.
+    A model missing from a round's sample has no rating in it upstream (the round's fit never
+    sees it, ``pd.DataFrame(rows)`` leaves NaN), so its percentiles are NaN as in the reference's
+    ``np.percentile``: such rounds are NaN here too.
     """
     anchor = Anchor(baseline, PLAIN_BASELINE_RATING)
-    return bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
+    result = bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
+    picks = np.random.RandomState(seed).randint(0, len(table), size=(rounds, len(table)))
+    present = np.zeros((rounds, table.n_models), dtype=bool)
+    round_ids = np.repeat(np.arange(rounds), len(table))
+    present[round_ids, table.model_a[picks].ravel()] = True
+    present[round_ids, table.model_b[picks].ravel()] = True
+    if present.all():
+        return result
+    return replace(result, samples=np.where(present, result.samples, np.nan))
 
 
 @dataclass(frozen=True)
@@ -117,8 +128,23 @@ def bootstrap_style_elo(
         tied = picks[duplicated.ties[picks]]
         tied = np.concatenate([tied, tied + n])
         rows = np.concatenate([plain, plain, tied])
-        results.append(fit_style_elo(x[rows], y[rows], duplicated.models, baseline)[0])
+        ratings = fit_style_elo(x[rows], y[rows], duplicated.models, baseline)[0]
+        present = np.asarray(x[rows, : len(ratings)].any(axis=0), dtype=bool)
+        results.append(_as_labelled_upstream(ratings, present))
     return np.array(results)
+
+
+def _as_labelled_upstream(ratings: FloatArray, present: NDArray[np.bool_]) -> FloatArray:
+    """One round's ratings as the reference labels them when a model is missing from the sample:
+    ``fit_bt`` gets only the present models' names but the design keeps every model column, so the
+    first ``p`` ratings (column order) go to the ``p`` present models in order, and a missing model
+    has no rating (NaN) in that round."""
+    if present.all():
+        return ratings
+    out = np.full_like(ratings, np.nan)
+    kept = np.flatnonzero(present)
+    out[kept] = ratings[: len(kept)]
+    return out
 
 
 def percentiles(rounds: FloatArray) -> tuple[FloatArray, FloatArray]:
