@@ -1,0 +1,89 @@
+"""Cases from the official code on inputs the goldens do not cover (tests/ratings/official_sweep,
+see its README), through the same calls as the golden tests."""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ratings.test_judged_goldens import QUANTILE_TOL, RATING_TOL
+from vlmscope.ratings import report
+from vlmscope.ratings.boards.judged_boards import arena_hard_v01_board
+from vlmscope.ratings.inputs.verdict_battles import battles_from_verdicts
+from vlmscope.ratings.inputs.verdict_records import verdict_record_from_dict
+
+CASES = Path(__file__).resolve().parent / "official_sweep"
+# The FastChat golden tests' tolerances: exact solver, and FastChat's own optimiser replayed.
+SOLVER_TOL = {"newton": (0.1, 0.2, 2e-4), "fastchat": (1e-6, 1e-6, 1e-9)}
+
+
+@cache
+def case(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((CASES / name).read_text(encoding="utf-8"))
+    return loaded
+
+
+def near(got: float, want: float | None, tol: float) -> bool:
+    """`want` None is the reference's NaN (stored as null)."""
+    return math.isnan(got) if want is None else abs(got - want) <= tol
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVER_TOL))
+def test_fastchat_style_counts_past_int32(solver: str) -> None:
+    """FastChat keeps style counts in int32: token and list counts from 2**31 wrap around."""
+    data = case("fastchat_int32_style_counts.json")
+    want = data["expected"]
+    point_tol, quantile_tol, coef_tol = SOLVER_TOL[solver]
+    board = report(
+        data["records"],
+        num_bootstrap=data["num_bootstrap"],
+        style_control=data["style_control"],
+        solver=solver,  # type: ignore[arg-type]
+    ).to_dict()
+    assert board["n_battles"] == want["n_battles"]
+    assert board["num_battles"] == want["num_battles"]
+    for column, tol in (
+        ("rating", point_tol),
+        ("rating_q025", quantile_tol),
+        ("rating_q975", quantile_tol),
+    ):
+        for model, value in want[column].items():
+            assert board[column][model] == pytest.approx(value, abs=tol), (column, model)
+    assert board["style_coef_final"] == pytest.approx(want["style_coef_final"], abs=coef_tol)
+
+
+AH01_KEYS = sorted(case("ah01_model_missing_from_rounds.json")["expected"])
+
+
+@pytest.mark.parametrize("key", AH01_KEYS)
+def test_ah01_model_missing_from_bootstrap_rounds(key: str) -> None:
+    """A model judged once is missing from some bootstrap samples: upstream its percentiles are
+    NaN, and in the style bootstrap the present models take the ratings of the first columns."""
+    data = case("ah01_model_missing_from_rounds.json")
+    want = data["expected"][key]
+    first_game_only = "first_game_only=True" in key
+    style_control = "style_control=True" in key
+    records = [verdict_record_from_dict(row) for row in data["records"]]
+    judged = battles_from_verdicts(records, first_game_only=first_game_only)
+    board = arena_hard_v01_board(
+        judged.rows, data["baseline"], style_control=style_control, rounds=data["rounds"]
+    )
+    assert board.n_battle_rows == want["n"]
+    assert set(board.score) == set(want["score"])
+    separable = {m for m, v in want["score"].items() if abs(v - 1000) > 2000}
+    for model in want["score"]:
+        if model in separable:  # lost every game: the unpenalised MLE is at infinity
+            continue
+        assert board.score[model] == pytest.approx(want["score"][model], abs=RATING_TOL)
+    for column, values in (("lower", board.lower), ("upper", board.upper)):
+        for model, value in want[column].items():
+            if model in separable and value is not None:
+                continue
+            assert near(values[model], value, QUANTILE_TOL), (column, model)
+    missing = [m for m, v in want["lower"].items() if v is None]
+    assert missing, "the case must leave a model out of some rounds"
