@@ -39,7 +39,9 @@ def win_rate_vs_baseline(
 ) -> dict[str, float]:
     """Predicted win rate of every model against ``baseline`` (the baseline gets 0.5).
 
-    Defaults give ``get_win_rate_column``: percent, rounded to 2 decimals (numpy rounding).
+    Defaults give ``get_win_rate_column``: percent, rounded to 2 decimals (numpy rounding). A
+    rating that is NaN (a bootstrap percentile of a model missing from some rounds) gets 0.5 like
+    the baseline, as the reference's ``fillna(0.5)`` gives it.
     """
     if baseline not in ratings:
         raise KeyError(f"baseline {baseline!r} not rated")
@@ -48,6 +50,7 @@ def win_rate_vs_baseline(
     with np.errstate(over="ignore"):
         probs = 1.0 / (1.0 + np.power(base, (ratings[baseline] - values) / scale))
     probs[names.index(baseline)] = 0.5
+    probs[np.isnan(probs)] = 0.5
     if percent:
         probs = probs * 100.0
     if decimals is not None:
