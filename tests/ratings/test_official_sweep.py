@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.ratings.test_judged_goldens import QUANTILE_TOL, RATING_TOL
+from tests.ratings.test_judged_goldens import QUANTILE_TOL, RATING_TOL, WIN_RATE_TOL
 from vlmscope.ratings import report
 from vlmscope.ratings.boards.judged_boards import arena_hard_v01_board
 from vlmscope.ratings.inputs.verdict_battles import battles_from_verdicts
@@ -85,5 +85,12 @@ def test_ah01_model_missing_from_bootstrap_rounds(key: str) -> None:
             if model in separable and value is not None:
                 continue
             assert near(values[model], value, QUANTILE_TOL), (column, model)
+    win_rates = board.win_rate_pct()
+    for column, values in want["wr"].items():  # get_win_rate_column: a NaN rating gives 50.0
+        for model, value in values.items():
+            if model in separable and column == "score":
+                continue
+            assert win_rates[model][column] == pytest.approx(value, abs=WIN_RATE_TOL)
     missing = [m for m, v in want["lower"].items() if v is None]
     assert missing, "the case must leave a model out of some rounds"
+    assert all(want["wr"][column][m] == 50.0 for m in missing for column in ("lower", "upper"))
