@@ -30,6 +30,7 @@ from scipy.special import expit, log_expit
 
 from vlmscope.ratings.fits.fit_checks import require_finite, require_varying
 from vlmscope.ratings.fits.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
+from vlmscope.ratings.fits.pandas_group_stats import group_mean, group_quantile
 from vlmscope.ratings.inputs.verdict_battles import JudgedScore
 
 FloatArray = NDArray[np.float64]
@@ -47,9 +48,10 @@ class WinRate:
     upper: float
 
     def ci_text(self) -> str:
-        """The interval as arena-hard v2 prints it, in percentage points: ``(-x / +y)``."""
-        below = round((self.score - self.lower) * 100, 1)
-        above = round((self.upper - self.score) * 100, 1)
+        """The interval as arena-hard v2 prints it, in percentage points: ``(-x / +y)``, rounded
+        as numpy rounds (the reference rounds numpy floats there: ``x * 10``, half to even)."""
+        below = float(np.round((self.score - self.lower) * 100, 1))
+        above = float(np.round((self.upper - self.score) * 100, 1))
         return f"(-{below} / +{above})"
 
 
@@ -89,10 +91,10 @@ def arena_hard_v2_board(
     win_rates = {baseline: WinRate(0.5, 0.5, 0.5)}
     for model in models:
         means = np.array(round_means[model])
-        win_rates[model] = WinRate(
-            score=float(means.mean()),
-            lower=float(np.quantile(means, V2_LOWER_QUANTILE)),
-            upper=float(np.quantile(means, V2_UPPER_QUANTILE)),
+        win_rates[model] = WinRate(  # pandas' groupby mean and quantile, bit for bit
+            score=group_mean(means),
+            lower=group_quantile(means, V2_LOWER_QUANTILE),
+            upper=group_quantile(means, V2_UPPER_QUANTILE),
         )
     return ArenaHardV2Board(baseline=baseline, win_rates=win_rates, n_rows=len(scores))
 
