@@ -13,8 +13,9 @@ import pytest
 
 from tests.ratings.test_judged_goldens import QUANTILE_TOL, RATING_TOL, WIN_RATE_TOL
 from vlmscope.ratings import report
+from vlmscope.ratings.boards.arena_hard_v2 import arena_hard_v2_board
 from vlmscope.ratings.boards.judged_boards import arena_hard_v01_board
-from vlmscope.ratings.inputs.verdict_battles import battles_from_verdicts
+from vlmscope.ratings.inputs.verdict_battles import battles_from_verdicts, scores_from_verdicts
 from vlmscope.ratings.inputs.verdict_records import verdict_record_from_dict
 
 CASES = Path(__file__).resolve().parent / "official_sweep"
@@ -94,3 +95,20 @@ def test_ah01_model_missing_from_bootstrap_rounds(key: str) -> None:
     missing = [m for m, v in want["lower"].items() if v is None]
     assert missing, "the case must leave a model out of some rounds"
     assert all(want["wr"][column][m] == 50.0 for m in missing for column in ("lower", "upper"))
+
+
+V2_KEYS = sorted(case("ah_v2_printed_digits.json")["cases"])
+
+
+@pytest.mark.parametrize("key", V2_KEYS)
+def test_ah_v2_no_style_printed_digits(key: str) -> None:
+    """Scores and intervals as arena-hard v2 prints them, to the last digit: pandas' group mean
+    and quantile, then its rounding (these cases sit on a rounding boundary)."""
+    data = case("ah_v2_printed_digits.json")
+    want = data["cases"][key]["expected"]
+    records = [verdict_record_from_dict(row) for row in data["cases"][key]["records"]]
+    board = arena_hard_v2_board(scores_from_verdicts(records).rows, data["baseline"])
+    assert sorted(board.win_rates) == sorted(want)
+    for model, rate in board.win_rates.items():
+        assert round(rate.score * 100, 1) == want[model]["score_pct"], model
+        assert rate.ci_text() == want[model]["ci"], model
