@@ -66,6 +66,13 @@ class ArenaHardV2Board:
     style_coef_median: dict[str, float] | None = None
 
 
+def shown_name(model: str) -> str:
+    """The name arena-hard v2 scores a model under: its judgment files may name a model by a path
+    (``org/model``), and ``show_result`` keeps the part after the last ``/`` (so two paths ending
+    alike are scored as one model). The baseline keeps its configured name."""
+    return model.split("/")[-1]
+
+
 def _check_baseline(scores: Sequence[JudgedScore], baseline: str) -> None:
     others = sorted({row.baseline for row in scores} - {baseline})
     if others:
@@ -78,9 +85,10 @@ def arena_hard_v2_board(
     """Per-model bootstrap of mean scores (no style control)."""
     _check_baseline(scores, baseline)
     random_state = np.random.RandomState(seed)
-    models = sorted({row.model for row in scores})
+    models = sorted({shown_name(row.model) for row in scores})
     per_model = {
-        m: np.array([r.score for r in scores if r.model == m], dtype=float) for m in models
+        m: np.array([r.score for r in scores if shown_name(r.model) == m], dtype=float)
+        for m in models
     }
     round_means: dict[str, list[float]] = {m: [] for m in models}
     for _ in range(rounds):
@@ -135,10 +143,10 @@ def arena_hard_v2_style_board(
 ) -> ArenaHardV2Board:
     """Style-controlled board: bootstrap fits, median win rates, 5% / 95% quantiles."""
     _check_baseline(scores, baseline)
-    models = sorted({row.model for row in scores} | {baseline})
+    models = sorted({shown_name(row.model) for row in scores} | {baseline})
     column = {name: i for i, name in enumerate(models)}
     one_hot = np.zeros((len(scores), len(models)))
-    one_hot[np.arange(len(scores)), [column[r.model] for r in scores]] = 1.0
+    one_hot[np.arange(len(scores)), [column[shown_name(r.model)] for r in scores]] = 1.0
     one_hot[:, column[baseline]] = -1.0
     design = np.concatenate([one_hot, v2_style_features(scores)], axis=1)
     outcome = np.array([r.score for r in scores], dtype=float)

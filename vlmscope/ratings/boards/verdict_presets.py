@@ -18,7 +18,11 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from vlmscope.ratings.boards.arena_hard_v2 import arena_hard_v2_board, arena_hard_v2_style_board
+from vlmscope.ratings.boards.arena_hard_v2 import (
+    arena_hard_v2_board,
+    arena_hard_v2_style_board,
+    shown_name,
+)
 from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, RatingBoard, with_categories
 from vlmscope.ratings.boards.judged_boards import (
     DEFAULT_ROUNDS,
@@ -230,7 +234,7 @@ def _arena_hard_v2(records: Sequence[VerdictRecord], settings: VerdictSettings) 
         raise ValueError(f"no parseable verdicts among {len(records)} records")
     score_board = arena_hard_v2_style_board if settings.style_control else arena_hard_v2_board
     board = score_board(judged.rows, settings.baseline, settings.rounds, settings.seed)
-    rows_per_model = Counter(row.model for row in judged.rows)
+    rows_per_model = Counter(shown_name(row.model) for row in judged.rows)
     models = {
         model: {
             "rating": rate.score * 100,
