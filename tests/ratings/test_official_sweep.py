@@ -103,7 +103,8 @@ V2_KEYS = sorted(case("ah_v2_printed_digits.json")["cases"])
 @pytest.mark.parametrize("key", V2_KEYS)
 def test_ah_v2_no_style_printed_digits(key: str) -> None:
     """Scores and intervals as arena-hard v2 prints them, to the last digit: pandas' group mean
-    and quantile, then its rounding (these cases sit on a rounding boundary)."""
+    and quantile, then its rounding (these cases sit on a rounding boundary), under the names it
+    prints (a model path keeps its last part)."""
     data = case("ah_v2_printed_digits.json")
     want = data["cases"][key]["expected"]
     records = [verdict_record_from_dict(row) for row in data["cases"][key]["records"]]
