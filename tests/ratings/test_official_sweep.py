@@ -95,6 +95,14 @@ def test_ah01_model_missing_from_bootstrap_rounds(key: str) -> None:
     missing = [m for m, v in want["lower"].items() if v is None]
     assert missing, "the case must leave a model out of some rounds"
     assert all(want["wr"][column][m] == 50.0 for m in missing for column in ("lower", "upper"))
+    finite = arena_hard_v01_board(  # the product boards' choice: every round rates every model
+        judged.rows,
+        data["baseline"],
+        style_control=style_control,
+        rounds=data["rounds"],
+        upstream_missing=False,
+    )
+    assert all(math.isfinite(finite.lower[m]) and math.isfinite(finite.upper[m]) for m in missing)
 
 
 V2_KEYS = sorted(case("ah_v2_printed_digits.json")["cases"])

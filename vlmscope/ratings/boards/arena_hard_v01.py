@@ -54,14 +54,17 @@ def judged_battles_table(battles: Sequence[JudgedBattle], style: bool = False) -
     )
 
 
-def plain_elo_bootstrap(table: Battles, baseline: str, rounds: int, seed: int) -> BootstrapResult:
+def plain_elo_bootstrap(
+    table: Battles, baseline: str, rounds: int, seed: int, *, upstream_missing: bool = True
+) -> BootstrapResult:
     """``compute_mle_elo`` (exact MLE, baseline at 1000) and ``get_bootstrap_result`` rounds.
 
     Rounds use the ``randint`` stream, i.e. pandas ``sample(frac=1, replace=True)`` after
     ``np.random.seed(seed)``; every round is anchored at the baseline as intended upstream.
     A model missing from a round's sample has no rating in it upstream (the round's fit never
     sees it, ``pd.DataFrame(rows)`` leaves NaN), so its percentiles are NaN as in the reference's
-    ``np.percentile``: such rounds are NaN here too.
+    ``np.percentile``: such rounds are NaN here too (``upstream_missing=False`` keeps every
+    round's rating instead, for boards that must stay finite).
     """
     anchor = Anchor(baseline, PLAIN_BASELINE_RATING)
     result = bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
@@ -70,7 +73,7 @@ def plain_elo_bootstrap(table: Battles, baseline: str, rounds: int, seed: int) -
     round_ids = np.repeat(np.arange(rounds), len(table))
     present[round_ids, table.model_a[picks].ravel()] = True
     present[round_ids, table.model_b[picks].ravel()] = True
-    if present.all():
+    if present.all() or not upstream_missing:
         return result
     return replace(result, samples=np.where(present, result.samples, np.nan))
 
@@ -115,9 +118,15 @@ def fit_style_elo(
 
 
 def bootstrap_style_elo(
-    duplicated: DuplicatedDesign, baseline: str, rounds: int, seed: int
+    duplicated: DuplicatedDesign,
+    baseline: str,
+    rounds: int,
+    seed: int,
+    *,
+    upstream_missing: bool = True,
 ) -> FloatArray:
-    """``get_bootstrap_result_style_control``: rounds x models ratings."""
+    """``get_bootstrap_result_style_control``: rounds x models ratings (a round missing a model
+    labelled as upstream, see :func:`_as_labelled_upstream`, unless ``upstream_missing=False``)."""
     random_state = np.random.RandomState(seed)
     n = duplicated.ties.shape[0]
     x, y = duplicated.design, duplicated.labels
@@ -130,7 +139,7 @@ def bootstrap_style_elo(
         rows = np.concatenate([plain, plain, tied])
         ratings = fit_style_elo(x[rows], y[rows], duplicated.models, baseline)[0]
         present = np.asarray(x[rows, : len(ratings)].any(axis=0), dtype=bool)
-        results.append(_as_labelled_upstream(ratings, present))
+        results.append(_as_labelled_upstream(ratings, present) if upstream_missing else ratings)
     return np.array(results)
 
 

@@ -103,7 +103,9 @@ def verdict_fit(
     table = judged_battles_table(judged.rows, style=settings.style_control)
     baseline = str(extra.get("baseline") or "")
     seed = settings.seed if settings.seed is not None else 42
-    return arena_hard_v01_fit(table, baseline, settings.style_control, settings.rounds, seed)
+    return arena_hard_v01_fit(  # a comparison reads round differences: keep them finite
+        table, baseline, settings.style_control, settings.rounds, seed, upstream_missing=False
+    )
 
 
 def battle_fit(records: Sequence[Mapping[str, Any]], settings: BoardSettings) -> BootstrapResult:

@@ -74,10 +74,17 @@ def arena_hard_v01_board(
     style_control: bool = False,
     rounds: int = DEFAULT_ROUNDS,
     seed: int = REFERENCE_SEED,
+    *,
+    upstream_missing: bool = True,
 ) -> EloBoard:
-    """One joint fit over every model in ``battles`` (AH-v0.1 ``show_result.py``)."""
+    """One joint fit over every model in ``battles`` (AH-v0.1 ``show_result.py``).
+
+    A model missing from a bootstrap sample gets NaN percentiles as upstream; boards that must
+    stay finite pass ``upstream_missing=False`` (see :func:`arena_hard_v01_fit`)."""
     table = judged_battles_table(battles, style=style_control)
-    fit = arena_hard_v01_fit(table, baseline, style_control, rounds, seed)
+    fit = arena_hard_v01_fit(
+        table, baseline, style_control, rounds, seed, upstream_missing=upstream_missing
+    )
     ratings, rounds_elo = fit.rating, fit.samples
     style_coef = (
         None
@@ -99,18 +106,30 @@ def arena_hard_v01_board(
 
 
 def arena_hard_v01_fit(
-    table: Battles, baseline: str, style_control: bool, rounds: int, seed: int
+    table: Battles,
+    baseline: str,
+    style_control: bool,
+    rounds: int,
+    seed: int,
+    *,
+    upstream_missing: bool = True,
 ) -> BootstrapResult:
     """The joint fit behind :func:`arena_hard_v01_board`: point ratings and every bootstrap
     round (rounds x models, as the reference draws them), plus the style coefficients of a
-    style-controlled fit. A comparison of two models reads its rounds (their difference)."""
+    style-controlled fit. A comparison of two models reads its rounds (their difference).
+
+    ``upstream_missing``: a model missing from a round's sample is NaN in that round (and, with
+    style control, the round's ratings are labelled as the reference labels them); False rates
+    every model in every round, so the rounds stay finite."""
     if baseline not in table.models:
         raise ValueError(f"baseline {baseline!r} has no battles")
     if not style_control:
-        return plain_elo_bootstrap(table, baseline, rounds, seed)
+        return plain_elo_bootstrap(table, baseline, rounds, seed, upstream_missing=upstream_missing)
     duplicated = duplicated_style_design(table)
     ratings, coefs = fit_style_elo(duplicated.design, duplicated.labels, table.models, baseline)
-    samples = bootstrap_style_elo(duplicated, baseline, rounds, seed)
+    samples = bootstrap_style_elo(
+        duplicated, baseline, rounds, seed, upstream_missing=upstream_missing
+    )
     return BootstrapResult(models=table.models, rating=ratings, samples=samples, coefs=coefs)
 
 

@@ -155,8 +155,13 @@ def _settings(settings: VerdictSettings, **extra: Any) -> dict[str, Any]:
 
 def _arena_hard_v01(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
     judged = battles_from_verdicts(records, settings.weight, settings.first_game_only)
-    board = arena_hard_v01_board(
-        judged.rows, settings.baseline, settings.style_control, settings.rounds, settings.seed
+    board = arena_hard_v01_board(  # a board keeps finite numbers, small categories included
+        judged.rows,
+        settings.baseline,
+        settings.style_control,
+        settings.rounds,
+        settings.seed,
+        upstream_missing=False,
     )
     win_rates = board.win_rate_pct()
     models = {
