@@ -10,12 +10,15 @@ writes them, over seeded query scores.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tests.leaderboard.fabricate import track_result
+from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.messages import Response, user_request
 from vlmscope.runner.results import write_result
 from vlmscope.tracks.base import Sample, Scored
@@ -89,16 +92,30 @@ def summary(model: str) -> dict[str, Any]:
     headline = stats["model_summary"]
     intervals = headline_intervals(entries, meta)
     intervals[SINGLE_IMAGE_KEY] = subset_intervals(single, meta)
+    single_stats = summary_and_keyword_stats(task_results_from_scored({"data": list(single)}), meta)
     return {
         "overall": headline["overall_score"],
         "core": headline["core"]["macro_mean_score"],
         "open": headline["open"]["macro_mean_score"],
+        "single_image_overall": single_stats["model_summary"]["overall_score"],
         "intervals": intervals,
         "summary_and_keyword_stats": stats,
-        "single_image": summary_and_keyword_stats(
-            task_results_from_scored({"data": list(single)}), meta
-        ),
+        "single_image": single_stats,
     }
+
+
+def written_before(records: Mapping[str, SummaryRecord], *path: str) -> dict[str, SummaryRecord]:
+    """The summaries as written before the block at `path` was recorded."""
+
+    def drop(data: dict[str, object], keys: tuple[str, ...]) -> dict[str, object]:
+        head, *rest = keys
+        if not rest:
+            return {k: v for k, v in data.items() if k != head}
+        inner = data[head]
+        assert isinstance(inner, dict)
+        return {**data, head: drop(inner, tuple(rest))}
+
+    return {m: replace(r, scores=drop(dict(r.scores), path)) for m, r in records.items()}
 
 
 def write_keyword_results(out: Path) -> None:

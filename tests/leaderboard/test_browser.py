@@ -37,6 +37,7 @@ from tests.leaderboard.fabricate import (
     overview_order,
     simplevqa_gold,
 )
+from vlmscope.leaderboard.headline_intervals import OLD_SUMMARY
 from vlmscope.leaderboard.rating_view import board_view, rating_frame
 from vlmscope.leaderboard.result_store import ResultStore
 
@@ -310,11 +311,20 @@ def test_sorting_changes_the_order(watched: Watched) -> None:
     shot(page, "overview_sorted")
 
 
-def test_megabench_page_compares_models_by_keyword(watched: Watched) -> None:
+def test_megabench_page_compares_models_by_keyword(watched: Watched, store: ResultStore) -> None:
     page = watched.page
     tab(page, "MEGA-Bench")
     page.wait_for_selector("#megabench-keywords")
-    assert "87.5" in lines(page, "#megabench-headline")
+    headline = lines(page, "#megabench-headline")
+    assert "87.5" in headline
+    # the single-image overall with the subset's own interval, as the full benchmark's is shown
+    intervals = store.summary("megabench", "oracle").scores["intervals"]
+    lower, upper = intervals["single_image"]["overall"]
+    assert "Single-image overall 95% CI" in headline
+    assert f"{100 * lower:.2f} - {100 * upper:.2f}" in headline
+    no_ci = page.locator("#megabench-headline-no-ci").inner_text()
+    assert "Single-image overall: " not in no_ci  # the hostile result has no such number
+    assert f"Overall: {HOSTILE_MODEL} ({OLD_SUMMARY})" in no_ci
     assert "Data: sample" in lines(page, "#megabench-data")  # the run read the shipped sample
     keywords = lines(page, "#megabench-keywords")
     assert "Text Recognition (OCR)" in keywords and "75" in keywords  # object recognition: 3 of 4

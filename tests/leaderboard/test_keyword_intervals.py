@@ -16,6 +16,7 @@ from tests.leaderboard.keyword_results import (
     WIDE,
     task_entries,
     task_meta,
+    written_before,
 )
 from vlmscope.leaderboard import keyword_intervals as kw
 from vlmscope.leaderboard import megabench_view as mb
@@ -95,25 +96,11 @@ def test_single_image_keywords_have_the_subsets_intervals(
         assert (narrow.tasks, narrow.bounds, narrow.reason) == (2, None, kw.TOO_FEW)
 
 
-def _without(records: dict[str, SummaryRecord], *path: str) -> dict[str, SummaryRecord]:
-    """The summaries as written before the block at `path` was recorded."""
-
-    def drop(data: dict[str, object], keys: tuple[str, ...]) -> dict[str, object]:
-        head, *rest = keys
-        if not rest:
-            return {k: v for k, v in data.items() if k != head}
-        inner = data[head]
-        assert isinstance(inner, dict)
-        return {**data, head: drop(inner, tuple(rest))}
-
-    return {m: replace(r, scores=drop(dict(r.scores), path)) for m, r in records.items()}
-
-
 def test_older_summaries_show_single_image_keywords_without_interval(
     records: dict[str, SummaryRecord],
 ) -> None:
     # written before the subset's intervals were recorded: the full benchmark's still show
-    before = _without(records, "intervals", SINGLE_IMAGE_KEY)
+    before = written_before(records, "intervals", SINGLE_IMAGE_KEY)
     single = kw.keyword_scores(before, list(MODELS), "skills", single_image=True)
     wide = [s for s in single if s.keyword == WIDE]
     assert len(wide) == 2 and all((s.bounds, s.reason) == (None, kw.SINGLE_IMAGE) for s in wide)
@@ -123,7 +110,7 @@ def test_older_summaries_show_single_image_keywords_without_interval(
     )
     assert _score(kw.keyword_scores(before, list(MODELS), "skills"), "kw-weak", WIDE).bounds
     # written before any interval was recorded
-    oldest = _without(records, "intervals")
+    oldest = written_before(records, "intervals")
     (wide_old,) = [
         s
         for s in kw.keyword_scores(oldest, ["kw-weak"], "skills", single_image=True)

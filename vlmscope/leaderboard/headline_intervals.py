@@ -23,6 +23,10 @@ OLD_SUMMARY = (
     "its summary records no interval (written before intervals were recorded, or nothing to "
     "resample)"
 )
+OLD_SINGLE_IMAGE = (
+    "its summary records no single-image interval (written before the single-image subset's "
+    "intervals were recorded)"
+)
 
 
 @dataclass(frozen=True)

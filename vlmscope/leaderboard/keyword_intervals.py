@@ -21,17 +21,20 @@ from typing import Any
 
 import pandas as pd
 
-from vlmscope.leaderboard.headline_intervals import NO_CI, OLD_SUMMARY, Bounds, bounds_at
+from vlmscope.leaderboard.headline_intervals import (
+    NO_CI,
+    OLD_SINGLE_IMAGE,
+    OLD_SUMMARY,
+    Bounds,
+    bounds_at,
+)
 from vlmscope.leaderboard.megabench_view import keyword_stats
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import number_at
 from vlmscope.tracks.megabench.intervals import SINGLE_IMAGE_KEY
 
 MIN_TASKS = 5
-SINGLE_IMAGE = (
-    "its summary records no single-image interval (written before the single-image subset's "
-    "intervals were recorded)"
-)
+SINGLE_IMAGE = OLD_SINGLE_IMAGE
 
 
 TOO_FEW = (

@@ -3,7 +3,8 @@
 The breakdown is the official `summary_and_keyword_stats` (paper Sec. 4, Fig. 5): per keyword
 of a dimension, the mean task score and how many tasks carry it. The single-image subset has its
 own copy under `single_image`. Scores are shown as percentages, the headline ones with their 95%
-intervals (the summary's `intervals`) and ranked by band, as the boards are.
+intervals (the summary's `intervals`, the subset's overall its `intervals.single_image`: see
+`megabench_headline_ci`) and ranked by band, as the boards are.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from vlmscope.leaderboard.headline_intervals import bounds_at, rank_bands
+from vlmscope.leaderboard.megabench_headline_ci import HEADLINES, ci_text
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import MISSING, number_at, percent
 
@@ -34,6 +36,7 @@ HEADLINE_COLUMNS = [
     "Open",
     "Open 95% CI",
     "Single-image overall",
+    "Single-image overall 95% CI",
     "Core setting",
 ]
 RANKED_BY = ("overall", "core")
@@ -47,9 +50,10 @@ def default_models(records: Mapping[str, SummaryRecord], n: int = 3) -> list[str
 
 
 def headline_frame(records: Mapping[str, SummaryRecord]) -> pd.DataFrame:
-    """Overall, Core and Open with their 95% intervals, ranked as the boards rank: the band of
-    the overall score (Core's without Open tasks), one plus the number of models whose whole
-    interval lies above; ties in a band by score."""
+    """Overall, Core, Open and the single-image overall with their 95% intervals (`(no CI)`
+    where the summary records none), ranked as the boards rank: the band of the overall score
+    (Core's without Open tasks), one plus the number of models whose whole interval lies above;
+    ties in a band by score."""
     ranks = _ranks(records)
     rows = [
         [
@@ -57,10 +61,9 @@ def headline_frame(records: Mapping[str, SummaryRecord]) -> pd.DataFrame:
             model,
             *(
                 cell
-                for key in ("overall", "core", "open")
-                for cell in (percent(number_at(r.scores, key)), _ci(r.scores, key))
+                for _, key, interval in HEADLINES
+                for cell in (percent(number_at(r.scores, key)), ci_text(r.scores, key, interval))
             ),
-            percent(number_at(r.scores, "single_image_overall")),
             str(r.scores.get("core_setting", "")),
         ]
         for model, r in records.items()
@@ -78,12 +81,6 @@ def _ranks(records: Mapping[str, SummaryRecord]) -> dict[str, int]:
         if bounds:
             return rank_bands(bounds)
     return {}
-
-
-def _ci(scores: Mapping[str, Any], key: str) -> str:
-    """`80.12 - 90.34` in percent, as precise as the scores ("" without an interval)."""
-    bounds = bounds_at(scores, "intervals", key)
-    return f"{100 * bounds.lower:.2f} - {100 * bounds.upper:.2f}" if bounds else ""
 
 
 def keyword_stats(scores: Mapping[str, Any], *, single_image: bool) -> Mapping[str, Any]:

@@ -23,6 +23,7 @@ from vlmscope.cli.space.judge_sections import consistency_section
 from vlmscope.cli.space.visionarena_page import visionarena_tab
 from vlmscope.cli.space.widgets import bind, chart_and_table, dom_id, table, update_table
 from vlmscope.leaderboard import keyword_intervals as kw
+from vlmscope.leaderboard import megabench_headline_ci as mb_ci
 from vlmscope.leaderboard import megabench_view as mb
 from vlmscope.leaderboard import probench_view as pb
 from vlmscope.leaderboard import simplevqa_view as svqa
@@ -58,6 +59,9 @@ def megabench_tab(store: ResultStore, track: str) -> None:
         "the number of tasks behind it."
     )
     table(mb.headline_frame(records), elem_id=dom_id(track, "headline"))
+    headline_note = _listed("Headline scores", mb_ci.no_interval_lines(records))
+    if headline_note:
+        gr.Markdown(headline_note, elem_id=dom_id(track, "headline-no-ci"))
     initial = (mb.default_models(records), "skills", False)
     with gr.Row():
         models = gr.Dropdown(
@@ -92,11 +96,15 @@ def megabench_tab(store: ResultStore, track: str) -> None:
 
 
 def _no_interval_note(scores: list[kw.KeywordScore]) -> str:
-    lines = kw.no_interval_lines(scores)
+    return _listed("Keyword scores", kw.no_interval_lines(scores))
+
+
+def _listed(what: str, lines: list[str]) -> str:
+    """`what` shown without an interval, one line per number and why ("" when none is)."""
     if not lines:
         return ""
     listed = "\n".join(f"- {markdown_literal(line)}" for line in lines)
-    return f"Keyword scores shown without an interval {NO_CI}:\n{listed}"
+    return f"{what} shown without an interval {NO_CI}:\n{listed}"
 
 
 def simplevqa_tab(store: ResultStore, track: str) -> None:
