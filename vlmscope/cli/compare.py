@@ -18,7 +18,8 @@ DESCRIPTION = """\
 Compare models on the same items, track by track, with paired 95% intervals:
   MEGA-Bench   overall, Core, Open and every keyword: difference A - B, a two-stage bootstrap
                (tasks within the macro average, queries within tasks), p-value; the tasks that
-               move most, both ways
+               move most, both ways; the single-image overall by the same bootstrap over the
+               single-image tasks alone (n/a, with the reason, for summaries without its interval)
   SimpleVQA    CO, IN, NA, CGA, F: paired bootstrap differences; McNemar's exact test on
                correct / not correct; per task category and language
   ProBench,    P(A beats B) from the joint Bradley-Terry board, over the board's own bootstrap

@@ -1,4 +1,5 @@
-"""MEGA-Bench, compared as it aggregates: Core, Open, overall and every keyword, paired.
+"""MEGA-Bench, compared as it aggregates: Core, Open, overall, every keyword and the
+single-image overall, paired.
 
 Each model's counted queries are the ones its summary counts (Core tasks of its chosen prompt
 setting, Open tasks with CoT), keyed `task/query`. The queries every compared model has are
@@ -8,7 +9,9 @@ same draws, so each pair's difference has a paired interval and a p-value, and t
 matrix of many models comes from one set of rounds. The macro averages are the summary's own
 (its `intervals.tasks` and `keyword_tasks` say which tasks each averages; a summary written
 without them falls back to the details' eval types and the packaged task metadata). With the
-same queries on both sides the point difference is the difference of the two summaries.
+same queries on both sides the point difference is the difference of the two summaries. The
+single-image overall is the same bootstrap over the single-image tasks alone
+(`megabench_single_image.py`), as the summary's own interval of it is.
 """
 
 from __future__ import annotations
@@ -20,6 +23,11 @@ from typing import Any
 import numpy as np
 
 from vlmscope.leaderboard.compare.alignment import align
+from vlmscope.leaderboard.compare.megabench_single_image import (
+    SubsetQueries,
+    single_image_number,
+    single_image_queries,
+)
 from vlmscope.leaderboard.compare.pairs import Compared, ListTable, PairComparison, PairedNumber
 from vlmscope.leaderboard.compare.source import model_columns
 from vlmscope.leaderboard.result_store import ResultStore
@@ -94,19 +102,20 @@ def compare_megabench(
     keys = sorted(alignment.shared, key=lambda k: (position[first.task_of[k]], _query(k)))
     layout, layout_note = _layout(counted_by, models, tasks, keys)
     notes += layout_note
-    scores = np.array([[counted_by[m].scores[k] for m in models] for k in keys])
-    draws = macro_bootstrap(
-        counted(scores),
-        layout.sizes,
-        layout.groups,
-        rounds=rounds,
-        rng=np.random.default_rng(seed),
-        strata=layout.strata,
-    )
+    draws = _draws(counted_by, models, keys, layout, rounds=rounds, seed=seed)
     pairs = [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
     estimates = _pair_estimates(draws, pairs, len(models))
+    subset = single_image_queries(store, track, models, layout, keys, first.task_of)
+    si_point: np.ndarray | None = None
+    si_estimates: list[list[Interval | None]] = [[] for _ in pairs]
+    if isinstance(subset, SubsetQueries):
+        si_draws = _draws(counted_by, models, subset.keys, subset.layout, rounds=rounds, seed=seed)
+        si_point, si_estimates = si_draws.point, _pair_estimates(si_draws, pairs, len(models))
     items = _items_text(layout, len(keys))
-    method = f"{METHOD}; {rounds} rounds, seed {seed}; difference = first model - second"
+    method = (
+        f"{METHOD}; {rounds} rounds, seed {seed}; the single-image overall by the same bootstrap "
+        "over the single-image tasks alone; difference = first model - second"
+    )
     comparisons = [
         PairComparison(
             track=track,
@@ -114,7 +123,10 @@ def compare_megabench(
             b=models[j],
             items=items,
             method=method,
-            numbers=_numbers(layout, draws.point, estimates[p], i, j),
+            numbers=_with_single_image(
+                _numbers(layout, draws.point, estimates[p], i, j),
+                single_image_number(subset, si_point, si_estimates[p], i, j),
+            ),
             tables=(
                 _movers(layout, draws.task_means[:, i] - draws.task_means[:, j], models, i, j),
             ),
@@ -122,6 +134,34 @@ def compare_megabench(
         for p, (i, j) in enumerate(pairs)
     ]
     return Compared(comparisons, notes, alignment.missing)
+
+
+def _draws(
+    counted_by: Mapping[str, Counted],
+    models: Sequence[str],
+    keys: Sequence[str],
+    layout: MacroLayout,
+    *,
+    rounds: int,
+    seed: int,
+) -> MacroDraws:
+    """Every model's macro averages over the same bootstrap rounds of `keys` (module doc)."""
+    scores = np.array([[counted_by[m].scores[k] for m in models] for k in keys])
+    return macro_bootstrap(
+        counted(scores),
+        layout.sizes,
+        layout.groups,
+        rounds=rounds,
+        rng=np.random.default_rng(seed),
+        strata=layout.strata,
+    )
+
+
+def _with_single_image(
+    numbers: tuple[PairedNumber, ...], single: PairedNumber
+) -> tuple[PairedNumber, ...]:
+    """The single-image overall among the headline numbers, after overall, Core and Open."""
+    return (*numbers[: len(HEADLINES)], single, *numbers[len(HEADLINES) :])
 
 
 def _query(key: str) -> int:
