@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from tests.servers import Call, OpenAIStub, RateLimited, Reply
@@ -17,6 +18,7 @@ from vlmscope.cache import ResponseCache
 from vlmscope.config import OpenAIModelConfig
 from vlmscope.judges.client import Judge
 from vlmscope.messages import user_request
+from vlmscope.models import openai_prepared
 from vlmscope.models.openai_compat import OpenAIBackend
 from vlmscope.models.retry import BackoffPolicy, Cause, retry_delay_s
 
@@ -144,7 +146,7 @@ def _png(colour: str) -> bytes:
     return buffer.getvalue()
 
 
-def test_the_next_body_is_encoded_while_the_slot_is_busy() -> None:
+def test_the_next_body_is_encoded_while_the_slot_is_busy(monkeypatch: pytest.MonkeyPatch) -> None:
     """With one slot, the second request's images are encoded while the first request is at
     the server, not after its answer: the server never waits on our encoding."""
     second_encoded = threading.Event()
@@ -158,15 +160,15 @@ def test_the_next_body_is_encoded_while_the_slot_is_busy() -> None:
     requests = [user_request(_png("red"), "first"), user_request(_png("blue"), "second")]
     settings = {"concurrency": 1, "adaptive_concurrency": False}
     with OpenAIStub(replier) as stub, OpenAIBackend(config(stub.base_url, **settings)) as backend:
-        encode = backend._encode
+        encode = openai_prepared.encode
 
-        def watched(request: Any) -> Any:
-            prepared = encode(request)
+        def watched(request: Any, settings: Any) -> Any:
+            prepared = encode(request, settings)
             if request is requests[1]:
                 second_encoded.set()
             return prepared
 
-        backend._encode = watched  # type: ignore[method-assign]
+        monkeypatch.setattr(openai_prepared, "encode", watched)
         answers = backend.generate(requests)
     assert [a.text for a in answers] == ["echo: first", "echo: second"]
     assert encoded_before_first_answer == [True]

@@ -299,7 +299,7 @@ def test_a_bug_of_ours_becomes_a_counted_failure_without_the_key(
         raise RuntimeError(f"bug while holding {KEY}")
 
     monkeypatch.setenv(KEY_ENV, KEY)
-    monkeypatch.setattr("vlmscope.models.openai_compat.request_body", broken_body)
+    monkeypatch.setattr("vlmscope.models.openai_prepared.request_body", broken_body)
     with OpenAIStub() as stub, OpenAIBackend(config(stub.base_url, api_key_env=KEY_ENV)) as backend:
         (response,) = backend.generate([user_request("anything")])
     assert response.status is Status.REQUEST_FAILED and "RuntimeError" in (response.error or "")

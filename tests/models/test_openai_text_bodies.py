@@ -16,8 +16,9 @@ from PIL import Image
 from tests.servers import Call, OpenAIStub, Reply
 from vlmscope.config import OpenAIModelConfig
 from vlmscope.messages import Request, user_request
-from vlmscope.models import openai_compat
-from vlmscope.models.openai_compat import OpenAIBackend, _Prepared
+from vlmscope.models import openai_compat, openai_prepared
+from vlmscope.models.openai_compat import OpenAIBackend
+from vlmscope.models.openai_prepared import Prepared
 
 
 def config(base_url: str, **fields: Any) -> OpenAIModelConfig:
@@ -37,18 +38,20 @@ def fail_first(call: Call) -> Reply:
     return Reply(text=f"echo: {call.prompt}")
 
 
-def test_text_bodies_are_encoded_ahead_once_each_retries_included() -> None:
+def test_text_bodies_are_encoded_ahead_once_each_retries_included(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     with OpenAIStub(fail_first, latency_s=0.005) as stub:
         backend = OpenAIBackend(config(stub.base_url))
         encoded: list[tuple[str, int]] = []
-        encode = backend._encode
+        encode = openai_prepared.encode
 
-        def counting(request: Request) -> _Prepared:
+        def counting(request: Request, settings: OpenAIModelConfig) -> Prepared:
             slots = backend._slots
             encoded.append((request.turns[-1].parts[-1].text, slots.in_flight if slots else 0))  # type: ignore[union-attr]
-            return encode(request)
+            return encode(request, settings)
 
-        backend._encode = counting  # type: ignore[method-assign]
+        monkeypatch.setattr(openai_prepared, "encode", counting)
         with backend:
             responses = backend.generate([user_request(f"question {i}") for i in range(30)])
     assert [r.text for r in responses] == [f"echo: question {i}" for i in range(30)]

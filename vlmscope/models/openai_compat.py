@@ -32,7 +32,7 @@ import time
 import traceback
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -43,7 +43,7 @@ from vlmscope.models.base import ProgressCallback
 from vlmscope.models.concurrency import AdaptiveSlots, AIMDPolicy, Slot
 from vlmscope.models.http_lean import LeanClient, lean_client_for
 from vlmscope.models.http_pool import ShardedTransport
-from vlmscope.models.images import apply_image_budget, limit_images
+from vlmscope.models.images import limit_images
 from vlmscope.models.in_order import InOrderSink
 from vlmscope.models.loop_thread import LoopThread
 from vlmscope.models.openai_attempt import (
@@ -54,20 +54,12 @@ from vlmscope.models.openai_attempt import (
     redact,
     scrub,
 )
-from vlmscope.models.openai_body import encode_body
-from vlmscope.models.openai_request import request_body
+from vlmscope.models.openai_prepared import Prepared, prepare, prepared, text_bodies
 from vlmscope.models.reasoning import resolve_tags, with_reasoning
 from vlmscope.models.retry import RETRYABLE, BackoffPolicy, Cause, retry_delay_s
 from vlmscope.models.send_workers import answer_each, backing_off
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class _Prepared:
-    body: bytes
-    notes: tuple[str, ...]
-    fields: tuple[str, ...] = ()  # the body's top-level field names
 
 
 class OpenAIBackend:
@@ -148,7 +140,7 @@ class OpenAIBackend:
     ) -> list[Response]:
         """On the loop: answer everything, emitting finished in-order chunks, then None."""
         sink = InOrderSink(len(requests), emit, min_chunk=self.config.concurrency)
-        bodies: list[_Prepared | None] = []
+        bodies: list[Prepared | None] = []
 
         async def answer(item: tuple[int, Request]) -> None:
             index, request = item
@@ -156,7 +148,7 @@ class OpenAIBackend:
             sink.flush()
 
         try:
-            bodies = self._text_bodies(requests)
+            bodies = text_bodies(requests, self.config)
             await answer_each(enumerate(requests), answer, self._workers(requests))
             sink.flush(force=True)
             return sink.all()
@@ -174,24 +166,6 @@ class OpenAIBackend:
         if concurrency < _BURSTS_FROM or any(request.images for request in requests):
             return len(requests)
         return min(len(requests), concurrency)
-
-    def _text_bodies(self, requests: Sequence[Request]) -> list[_Prepared | None]:
-        """The bodies of the requests without images, encoded in one pass before any is sent
-        (None for the others, and for one that cannot be encoded: its send says why).
-
-        Encoded one by one as each request got its slot, a body cost 0.07 ms of CPU one
-        request at a time (caches gone cold during the server's wait); in one pass it costs a
-        tenth of that. Text bodies are small (a few KB), so holding them all is cheap; bodies
-        with images are encoded on a worker thread just ahead of their slot instead
-        (`_answer_with_retries`).
-        """
-        bodies: list[_Prepared | None] = []
-        for request in requests:
-            try:
-                bodies.append(None if request.images else self._encode(request))
-            except Exception:  # noqa: BLE001 - encoded again in its own send, which reports it
-                bodies.append(None)
-        return bodies
 
     async def agenerate(self, request: Request) -> Response:
         """One request from any event loop, sharing the client and the concurrency limit."""
@@ -212,7 +186,7 @@ class OpenAIBackend:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    async def _answer(self, request: Request, body: _Prepared | None = None) -> Response:
+    async def _answer(self, request: Request, body: Prepared | None = None) -> Response:
         """Every outcome of one request, including bugs in our own code, becomes a response.
         `body` is the request's encoded body when it was encoded ahead."""
         self._counts["requests"] += 1
@@ -231,7 +205,7 @@ class OpenAIBackend:
         self._counts[outcome.get(response.status, "failed")] += 1
         return response
 
-    async def _answer_within_context(self, request: Request, body: _Prepared | None) -> Response:
+    async def _answer_within_context(self, request: Request, body: Prepared | None) -> Response:
         """On a context overflow, ask again with half the images, down to none, as the hf
         backend does; the response says which image counts overflowed."""
         response = await self._answer_with_retries(request, body)
@@ -251,14 +225,14 @@ class OpenAIBackend:
         image_notes = (*notes, *dropped, *response.image_notes)
         return replace(response, image_notes=image_notes, attempts=attempts)
 
-    async def _answer_with_retries(self, request: Request, body: _Prepared | None) -> Response:
+    async def _answer_with_retries(self, request: Request, body: Prepared | None) -> Response:
         """Encode the body outside the concurrency slots, then send it until it is answered or
         out of retries. Encoding (decoding, resizing, base64) is CPU work: inside a slot the
         server would wait on it. Up to `concurrency` requests are encoded ahead and wait for a
         slot (`_ready_room`), so the next bodies are ready when slots free, and no more: every
         other request waits unencoded, keeping memory bounded. A body without images (a
         retry after a context overflow that dropped them all) skips the room: it was encoded
-        ahead (`_text_bodies`), or takes microseconds to encode once it has its slot."""
+        ahead (`openai_prepared.text_bodies`), or takes microseconds to encode once it has its slot."""
         if not request.images:
             return await self._send_with_retries(body or request, _nothing)
         room = self._ready_room()
@@ -273,15 +247,15 @@ class OpenAIBackend:
 
         try:
             try:
-                prepared = await self._prepare(request)
+                ready = await prepare(request, self.config)
             except ValueError as err:
                 return Response(text="", status=Status.REQUEST_FAILED, error=str(err), attempts=0)
-            return await self._send_with_retries(prepared, sent)
+            return await self._send_with_retries(ready, sent)
         finally:
             sent()
 
     async def _send_with_retries(
-        self, body: _Prepared | Request, sent: Callable[[], None]
+        self, body: Prepared | Request, sent: Callable[[], None]
     ) -> Response:
         """`sent` is called when the body first gets a slot; a request not yet encoded is
         encoded then."""
@@ -297,17 +271,17 @@ class OpenAIBackend:
             async with self._limit().slot(retry=attempts > 0) as slot:
                 sent()
                 try:
-                    prepared = body if isinstance(body, _Prepared) else self._encode(body)
+                    ready = prepared(body, self.config)
                 except ValueError as err:
                     error = str(err)
                     return Response(text="", status=Status.REQUEST_FAILED, error=error, attempts=0)
-                body = prepared
+                body = ready
                 refused = self._refused
                 if refused is None:
                     attempts += 1
                     result = await post_completion(
-                        self._client_now(), prepared.body, key, self.config.timeout_s,
-                        prepared.fields,
+                        self._client_now(), ready.body, key, self.config.timeout_s,
+                        ready.fields,
                     )  # fmt: skip
                     self._report(slot, result.cause, result.retry_after)
             if refused is not None:  # the same body field would be refused again: not sent
@@ -321,7 +295,7 @@ class OpenAIBackend:
                     result.text,
                     usage=result.usage,
                     latency_s=elapsed,
-                    image_notes=prepared.notes,
+                    image_notes=ready.notes,
                     attempts=attempts,
                 )
                 return with_reasoning(
@@ -334,7 +308,7 @@ class OpenAIBackend:
                 self._refused = result.refused
             cause = result.cause
             if cause not in RETRYABLE or attempts > self._policy.max_retries:
-                failed = failure(cause, result.detail, attempts, elapsed, prepared.notes)
+                failed = failure(cause, result.detail, attempts, elapsed, ready.notes)
                 logger.warning("%s: request failed: %s", self.name, failed.error)
                 return failed
             delay = retry_delay_s(
@@ -361,17 +335,6 @@ class OpenAIBackend:
                 await asyncio.sleep(delay)
             finally:
                 backing_off(-1)
-
-    async def _prepare(self, request: Request) -> _Prepared:
-        """Apply the image budget and encode the body once; retries resend the same bytes."""
-        if request.images:  # decoding, resizing and base64 are CPU work: keep them off the loop
-            return await asyncio.to_thread(self._encode, request)
-        return self._encode(request)
-
-    def _encode(self, request: Request) -> _Prepared:
-        budgeted, notes = apply_image_budget(request, self.config.image_budget)
-        body = request_body(budgeted, self.config)
-        return _Prepared(encode_body(body), tuple(notes), tuple(body))
 
     def _client_now(self) -> LeanClient | httpx.AsyncClient:
         """The lean client where it can serve the URL (a tenth of httpx's CPU per request:
