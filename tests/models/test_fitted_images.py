@@ -11,7 +11,7 @@ from PIL import Image
 
 from vlmscope.config import ImageBudget
 from vlmscope.messages import user_request
-from vlmscope.models import images
+from vlmscope.models import fitted_images, images
 from vlmscope.models.fitted_images import Fitted, FittedImages
 from vlmscope.models.images import apply_image_budget
 
@@ -25,7 +25,7 @@ def photo(width: int, height: int, colour: int) -> bytes:
 @pytest.fixture
 def resizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """Counts real resizes, on a fresh cache."""
-    monkeypatch.setattr(images, "FITTED", FittedImages(max_bytes=2**20))
+    monkeypatch.setattr(fitted_images, "FITTED", FittedImages(max_bytes=2**20))
     calls: list[tuple[int, int]] = []
     real = images._resized
 
@@ -89,7 +89,7 @@ def test_threads_keep_the_count_of_bytes_exact() -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    held = sum(len(f.data) for f in cache._entries.values())
+    held = sum(f.held for f in cache._entries.values())
     assert cache.bytes_held == held <= 5_000
 
 
@@ -127,4 +127,4 @@ def test_an_image_that_cannot_be_fitted_fails_every_caller_and_is_not_kept() -> 
     for _ in range(2):
         with pytest.raises(OSError, match="truncated"):
             cache.get_or_fit("bad", 1000, broken)
-    assert len(cache) == 0 and cache._fitting == {}
+    assert len(cache) == 0 and cache._busy == {}

@@ -17,7 +17,8 @@ from PIL import Image
 
 from vlmscope.config import ImageBudget
 from vlmscope.messages import ImagePart, Part, Request, Turn
-from vlmscope.models.fitted_images import FITTED, Fitted
+from vlmscope.models import fitted_images
+from vlmscope.models.fitted_images import Fitted, fitted_part
 
 
 def apply_image_budget(request: Request, budget: ImageBudget) -> tuple[Request, list[str]]:
@@ -61,21 +62,25 @@ def _fit_side(image: ImagePart, max_side: int, number: int) -> tuple[ImagePart, 
     """Shrink an image whose longer side exceeds `max_side`, keeping aspect ratio and format.
 
     PNG stays PNG (lossless), JPEG stays JPEG; anything else (WebP, GIF, ...) becomes PNG, which
-    every processor reads. An image fitted to this side before is taken from `FITTED`.
+    every processor reads. An image fitted to this side before is taken from `FITTED`; the
+    part made remembers its entry there, where its data URL is kept once it is sent.
     """
     try:
         with Image.open(io.BytesIO(image.data)) as opened:
             width, height = opened.size
             if max(width, height) <= max_side:
                 return image, None
-            fitted = FITTED.get_or_fit(image.digest(), max_side, lambda: _resized(opened, max_side))
+            digest = image.digest()
+            fitted = fitted_images.FITTED.get_or_fit(
+                digest, max_side, lambda: _resized(opened, max_side)
+            )
     except (OSError, ValueError) as err:  # PIL raises OSError subclasses for unreadable data
         raise ValueError(
             f"image {number} ({image.name or 'unnamed'}) cannot be read: {err}"
         ) from err
     (width, height), (new_width, new_height) = fitted.source_size, fitted.size
     note = f"resized image {number} from {width}x{height} to {new_width}x{new_height}"
-    return ImagePart(fitted.data, image.name), note
+    return fitted_part(fitted, digest, max_side, image.name), note
 
 
 def _resized(opened: Image.Image, max_side: int) -> Fitted:

@@ -25,6 +25,7 @@ from vlmscope.messages import (
     Usage,
     effective_max_new_tokens,
 )
+from vlmscope.models.fitted_images import data_url
 
 # Where servers put a reasoning trace they parsed out of the text (vLLM, SGLang, DeepSeek, ...)
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
@@ -138,7 +139,10 @@ def _content(turn: Turn, image_number: int) -> tuple[str | list[dict[str, Any]],
 
 
 def _image_item(part: ImagePart, number: int) -> dict[str, Any]:
-    return {"type": "image_url", "image_url": {"url": image_data_url(part.data, number)}}
+    """A fitted image's data URL is made once and kept beside it (`fitted_images.data_url`):
+    a judge sends a question's image with every answer it judges."""
+    url = data_url(part, lambda data: image_data_url(data, number))
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def _as_png(data: bytes, number: int) -> bytes:
