@@ -162,8 +162,8 @@ def test_the_next_body_is_encoded_while_the_slot_is_busy(monkeypatch: pytest.Mon
     with OpenAIStub(replier) as stub, OpenAIBackend(config(stub.base_url, **settings)) as backend:
         encode = openai_prepared.encode
 
-        def watched(request: Any, settings: Any) -> Any:
-            prepared = encode(request, settings)
+        def watched(request: Any, *args: Any) -> Any:
+            prepared = encode(request, *args)
             if request is requests[1]:
                 second_encoded.set()
             return prepared

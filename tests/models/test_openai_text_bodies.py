@@ -46,10 +46,10 @@ def test_text_bodies_are_encoded_ahead_once_each_retries_included(
         encoded: list[tuple[str, int]] = []
         encode = openai_prepared.encode
 
-        def counting(request: Request, settings: OpenAIModelConfig) -> Prepared:
+        def counting(request: Request, *args: Any) -> Prepared:
             slots = backend._slots
             encoded.append((request.turns[-1].parts[-1].text, slots.in_flight if slots else 0))  # type: ignore[union-attr]
-            return encode(request, settings)
+            return encode(request, *args)
 
         monkeypatch.setattr(openai_prepared, "encode", counting)
         with backend:
@@ -84,3 +84,31 @@ def test_one_worker_per_slot_only_for_text_requests_in_bursts(
                 asked = [user_request(*images, f"question {i}") for i in range(40)]
                 assert all(r.ok for r in backend.generate(asked))
     assert sizes == [16, 40, 40]
+
+
+def test_each_request_lists_its_images_once_on_the_way_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Request.images` walks every part: a text request's path lists them once, an image
+    request's twice (the count, then the image budget that fits them)."""
+    reads: list[str] = []
+    listed = Request.images.fget  # type: ignore[attr-defined]
+
+    def counting(request: Request) -> Any:
+        reads.append(request.turns[-1].parts[-1].text)  # type: ignore[union-attr]
+        return listed(request)
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), "red").save(buffer, format="PNG")
+    with OpenAIStub() as stub:
+        for concurrency, images in ((16, ()), (4, ()), (4, (buffer.getvalue(),))):
+            asked = [user_request(*images, f"question {i}") for i in range(20)]
+            with OpenAIBackend(config(stub.base_url, concurrency=concurrency)) as backend:
+                monkeypatch.setattr(Request, "images", property(counting))
+                assert all(r.ok for r in backend.generate(asked))
+                monkeypatch.undo()
+            expected = 2 if images else 1
+            assert sorted(reads) == sorted(
+                f"question {i}" for i in range(20) for _ in range(expected)
+            )
+            reads.clear()

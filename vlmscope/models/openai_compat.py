@@ -141,31 +141,34 @@ class OpenAIBackend:
         """On the loop: answer everything, emitting finished in-order chunks, then None."""
         sink = InOrderSink(len(requests), emit, min_chunk=self.config.concurrency)
         bodies: list[Prepared | None] = []
+        images: list[int] = []
 
         async def answer(item: tuple[int, Request]) -> None:
             index, request = item
-            sink.put(index, await self._answer(request, bodies[index]))
+            sink.put(index, await self._answer(request, bodies[index], images[index]))
             sink.flush()
 
         try:
-            bodies = text_bodies(requests, self.config)
-            await answer_each(enumerate(requests), answer, self._workers(requests))
+            # counted once: the pool's size, the encoding ahead and each request's path read it
+            images = [len(request.images) for request in requests]
+            bodies = text_bodies(requests, images, self.config)
+            await answer_each(enumerate(requests), answer, self._workers(images))
             sink.flush(force=True)
             return sink.all()
         finally:
             emit(None)
 
-    def _workers(self, requests: Sequence[Request]) -> int:
+    def _workers(self, images: Sequence[int]) -> int:
         """One worker per slot when replies come in bursts (`send_workers`), if no request
-        carries images; otherwise one per request. Image bodies are encoded ahead by requests
-        still waiting for a slot (`_answer_with_retries`), which takes a task each. And below
-        the bursts, each request's task is made, up to its wait for a slot, in one pass at the
-        start, while later each wakes alone after the server's wait with caches gone cold
-        (made one by one there, 0.06 ms of CPU a request more at C = 1)."""
+        carries `images`; otherwise one per request. Image bodies are encoded ahead by requests
+        still waiting for a slot (`_answer_with_retries`), which takes a task each. Below the
+        bursts, each request's task is made, up to its wait for a slot, in one pass at the start
+        (made one by one, each after the server's wait with caches gone cold: 0.06 ms of CPU a
+        request more at C = 1)."""
         concurrency = self.config.concurrency
-        if concurrency < _BURSTS_FROM or any(request.images for request in requests):
-            return len(requests)
-        return min(len(requests), concurrency)
+        if concurrency < _BURSTS_FROM or any(images):
+            return len(images)
+        return min(len(images), concurrency)
 
     async def agenerate(self, request: Request) -> Response:
         """One request from any event loop, sharing the client and the concurrency limit."""
@@ -186,13 +189,16 @@ class OpenAIBackend:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    async def _answer(self, request: Request, body: Prepared | None = None) -> Response:
+    async def _answer(
+        self, request: Request, body: Prepared | None = None, images: int | None = None
+    ) -> Response:
         """Every outcome of one request, including bugs in our own code, becomes a response.
-        `body` is the request's encoded body when it was encoded ahead."""
+        `body` is its body when encoded ahead, `images` its image count when counted."""
         self._counts["requests"] += 1
         try:
-            if request.images:
-                response = await self._answer_within_context(request, body)
+            images = len(request.images) if images is None else images
+            if images:
+                response = await self._answer_within_context(request, body, images)
             else:  # no image to drop on a context overflow, no ready room to wait in
                 response = await self._send_with_retries(body or request, _nothing)
         except Exception as err:  # never lose a request to an unexpected error
@@ -205,12 +211,14 @@ class OpenAIBackend:
         self._counts[outcome.get(response.status, "failed")] += 1
         return response
 
-    async def _answer_within_context(self, request: Request, body: Prepared | None) -> Response:
+    async def _answer_within_context(
+        self, request: Request, body: Prepared | None, images: int
+    ) -> Response:
         """On a context overflow, ask again with half the images, down to none, as the hf
         backend does; the response says which image counts overflowed."""
-        response = await self._answer_with_retries(request, body)
+        response = await self._answer_with_retries(request, body, images)
         budget = self.config.image_budget
-        shown = min(len(request.images), budget.max_images)
+        shown = min(images, budget.max_images)
         notes: list[str] = []
         dropped: list[str] = []
         attempts = response.attempts
@@ -218,22 +226,24 @@ class OpenAIBackend:
             notes.append(f"context overflow with {shown} images; retrying with {shown // 2}")
             shown //= 2
             smaller, dropped = limit_images(request, shown, budget.max_side)
-            response = await self._answer_with_retries(smaller, None)
+            response = await self._answer_with_retries(smaller, None, shown)
             attempts += response.attempts
         if not notes:
             return response
         image_notes = (*notes, *dropped, *response.image_notes)
         return replace(response, image_notes=image_notes, attempts=attempts)
 
-    async def _answer_with_retries(self, request: Request, body: Prepared | None) -> Response:
+    async def _answer_with_retries(
+        self, request: Request, body: Prepared | None, images: int
+    ) -> Response:
         """Encode the body outside the concurrency slots, then send it until it is answered or
         out of retries. Encoding (decoding, resizing, base64) is CPU work: inside a slot the
         server would wait on it. Up to `concurrency` requests are encoded ahead and wait for a
         slot (`_ready_room`), so the next bodies are ready when slots free, and no more: every
-        other request waits unencoded, keeping memory bounded. A body without images (a
-        retry after a context overflow that dropped them all) skips the room: it was encoded
-        ahead (`openai_prepared.text_bodies`), or takes microseconds to encode once it has its slot."""
-        if not request.images:
+        other request waits unencoded, keeping memory bounded. A body without images (a retry
+        after a context overflow that dropped them all) skips the room: it takes microseconds
+        to encode once it has its slot."""
+        if not images:
             return await self._send_with_retries(body or request, _nothing)
         room = self._ready_room()
         await room.acquire()
