@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from vlmscope.models.concurrency import AdaptiveSlots, AIMDPolicy
+from vlmscope.models.concurrency import AdaptiveSlots, AIMDPolicy, Slot
 
 
 def successes(policy: AIMDPolicy, count: int, now: float = 0.0) -> list[int]:
@@ -210,3 +210,37 @@ def test_fixed_slots_never_move() -> None:
 
     policy = asyncio.run(scenario())
     assert policy.limit == 3 and policy.decreases == 0 and math.isinf(policy.pause_until)
+
+
+def test_the_public_pair_serves_a_retry_before_first_attempts_and_reports_outcomes() -> None:
+    """`acquire` and `release` are what `slot()` is made of: a waiting retry takes the next
+    free slot ahead of first attempts that came before it, and a refusal given back through
+    `release` lowers the limit."""
+
+    async def scenario() -> tuple[list[str], int, int]:
+        slots = AdaptiveSlots(AIMDPolicy(max_limit=2))
+        order: list[str] = []
+        first = await slots.acquire()
+        second = await slots.acquire()
+
+        async def take(name: str, retry: bool) -> None:
+            await slots.acquire(retry)
+            order.append(name)
+
+        waiting = [asyncio.create_task(take("new", retry=False))]
+        await asyncio.sleep(0)
+        waiting.append(asyncio.create_task(take("retry", retry=True)))
+        await asyncio.sleep(0)
+        refused = Slot(first)
+        refused.refused(None)
+        slots.release(refused)  # the limit falls to 1: nobody starts yet
+        await asyncio.sleep(0)
+        in_flight_after_refusal = slots.in_flight
+        answered = Slot(second)
+        answered.answered()
+        slots.release(answered)
+        await asyncio.sleep(0)
+        return order, in_flight_after_refusal, slots.policy.limit
+
+    order, in_flight, limit = asyncio.run(scenario())
+    assert order == ["retry"] and in_flight == 1 and limit == 1

@@ -157,7 +157,10 @@ class AdaptiveSlots:
         leaving the block."""
         return _Holding(self, retry)
 
-    async def _acquire(self, queue: deque[asyncio.Future[int]]) -> int:
+    async def acquire(self, retry: bool = False) -> int:
+        """Wait for a slot (a retry's before any first attempt's) and take it: the policy's
+        epoch it starts in. Pair each with `release`; `slot()` does both."""
+        queue = self._retries if retry else self._waiters
         now = time.monotonic()
         if not self._retries and not self._waiters and self.policy.may_start(self.in_flight, now):
             return self._start()
@@ -178,7 +181,8 @@ class AdaptiveSlots:
         self.in_flight += 1
         return self.policy.epoch
 
-    def _release(self, held: Slot) -> None:
+    def release(self, held: Slot) -> None:
+        """Give back a slot taken by `acquire`, telling the policy how its request ended."""
         now = time.monotonic()
         if not self.fixed and held.outcome == "ok":
             self.policy.succeeded(self.in_flight, now)
@@ -205,9 +209,10 @@ class AdaptiveSlots:
 
 
 class _Holding:
-    """One `async with slots.slot()`: a plain class rather than `asynccontextmanager`, whose
-    generator and wrapper were a third of the slot's cost (one request at a time, every call
-    runs with caches gone cold during the server's wait)."""
+    """One `async with slots.slot()`, made by `AdaptiveSlots.slot` and using only its public
+    `acquire` and `release`: a plain class rather than `asynccontextmanager`, whose generator
+    and wrapper were a third of the slot's cost (one request at a time, every call runs with
+    caches gone cold during the server's wait)."""
 
     def __init__(self, slots: AdaptiveSlots, retry: bool) -> None:
         self._slots = slots
@@ -215,10 +220,9 @@ class _Holding:
         self._held: Slot | None = None
 
     async def __aenter__(self) -> Slot:
-        slots = self._slots
-        self._held = Slot(await slots._acquire(slots._retries if self._retry else slots._waiters))
+        self._held = Slot(await self._slots.acquire(self._retry))
         return self._held
 
     async def __aexit__(self, *exc: object) -> None:
         if self._held is not None:
-            self._slots._release(self._held)
+            self._slots.release(self._held)
