@@ -213,14 +213,29 @@ def weighted_overall(core: SetSummary, open_set: SetSummary) -> float:
     return weighted_sum / total_tasks
 
 
+def last_entry_per_task(results: Iterable[TaskResult]) -> list[TaskResult]:
+    """One result per task name: the later entry of a repeated name, at the name's first position.
+
+    This is what the official `collect_task_metadata` builds (a dict assigned in result order), and
+    every official summary and keyword count runs over that dict, not over the result list.
+    """
+    by_name: dict[str, TaskResult] = {}
+    for result in results:
+        by_name[result.name] = result
+    return list(by_name.values())
+
+
 def model_summary(results: Sequence[TaskResult], known_tasks: Collection[str]) -> ModelSummary:
     """Core / Open / overall from per-task results (`calculate_model_summary`).
 
     Only tasks named in the task metadata (`known_tasks`) count. Scores are taken as stored, so an entry
     with score -1 in a hand-made results file would lower the mean exactly as it does officially.
+    A task named twice counts once, as its later entry: the official summary runs over the
+    `collect_task_metadata` dict, keyed by task name (see `last_entry_per_task`).
     """
-    core_results = [r for r in results if r.name in known_tasks and r.eval_type != "llm"]
-    open_results = [r for r in results if r.name in known_tasks and r.eval_type == "llm"]
+    counted = [r for r in last_entry_per_task(results) if r.name in known_tasks]
+    core_results = [r for r in counted if r.eval_type != "llm"]
+    open_results = [r for r in counted if r.eval_type == "llm"]
     core = summarize_set(core_results)
     open_set = summarize_set(open_results)
     overall = weighted_overall(core, open_set) if core and open_set else None

@@ -28,10 +28,14 @@ def single_image_subset(
 
     Within each set the input order is kept, so the written `task_results.json` equals the official
     one entry for entry. Tasks of any other eval type are not part of either set and are dropped.
+    A task named more than once is placed by its later entry's eval type (the official filter reads
+    the `collect_task_metadata` dict) but listed with every one of its entries, as the official
+    `process_subset_results` lists the rows of `task_results.json` whose name passed that filter.
     """
+    final_type = {r.name: r.eval_type for r in results}
     selected = [r for r in results if is_single_image_task(r.name, all_meta)]
-    core = [r for r in selected if r.eval_type == "rule"]
-    open_tasks = [r for r in selected if r.eval_type == "llm"]
+    core = [r for r in selected if final_type[r.name] == "rule"]
+    open_tasks = [r for r in selected if final_type[r.name] == "llm"]
     return core + open_tasks
 
 
