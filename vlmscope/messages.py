@@ -25,10 +25,16 @@ class TextPart:
 
 @dataclass(frozen=True)
 class ImagePart:
-    """An image as encoded file bytes; `name` is only a label for logs and details."""
+    """An image as encoded file bytes; `name` is only a label for logs and details.
+
+    `mime` is a MIME type the request declares for the bytes, sent as is where a payload
+    names one (an OpenAI data URL); None, the default, means the type read from the bytes.
+    A reference that mislabels its images (FastChat's classifiers send PNG bytes as
+    `image/jpeg`) is reproduced this way; a declared type enters the request's hash."""
 
     data: bytes
     name: str = ""
+    mime: str | None = None
 
     def digest(self) -> str:
         """sha256 of the bytes, computed once per part (requests are hashed on every walk of a
@@ -117,7 +123,7 @@ class Request:
                 {
                     "role": t.role,
                     "parts": [
-                        {"text": p.text} if isinstance(p, TextPart) else {"image": p.digest()}
+                        {"text": p.text} if isinstance(p, TextPart) else _image_key(p)
                         for p in t.parts
                     ],
                 }
@@ -141,6 +147,14 @@ class Request:
                 Turn("user", (TextPart(user_text),)),
             )
         )
+
+
+def _image_key(part: ImagePart) -> dict[str, str]:
+    """An image's share of the request hash: its bytes, and its MIME type only when declared
+    (so every request without one keeps the key it always had)."""
+    if part.mime is None:
+        return {"image": part.digest()}
+    return {"image": part.digest(), "mime": part.mime}
 
 
 def user_request(

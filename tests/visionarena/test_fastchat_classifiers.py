@@ -28,6 +28,7 @@ from vlmscope.judges.classify import (
 )
 from vlmscope.judges.classify_fastchat import fastchat_label, fastchat_word
 from vlmscope.judges.client import Judge
+from vlmscope.messages import ImagePart, user_request
 from vlmscope.models.coin import CoinBackend
 from vlmscope.models.openai_payload import chat_body
 from vlmscope.tracks.visionarena.battle_votes import CATEGORY_TAGS
@@ -70,10 +71,25 @@ def test_the_messages_are_fastchats(category: str) -> None:
         [IMAGE, _other_image()],  # only the first image of the first turn is sent
         user_turns=turns,
     )
-    messages = chat_body(request, "judge", None)["messages"]
-    # FastChat labels its PNG re-encoding image/jpeg in the data URL; the bytes are the same
-    expected = json.loads(json.dumps(golden).replace("data:image/jpeg;", "data:image/png;"))
-    assert messages == expected
+    # byte for byte, FastChat's `data:image/jpeg;base64,` label of its PNG re-encoding included
+    assert chat_body(request, "judge", None)["messages"] == golden
+
+
+def test_the_classifier_image_is_the_png_labelled_jpeg_and_other_images_keep_their_type() -> None:
+    request = classifier_request(load_classifier_prompt("ocr", "fastchat"), "Read it.", [IMAGE])
+    body = json.dumps(chat_body(request, "judge", None))
+    assert '"data:image/jpeg;base64,' + GOLDEN["image_png_base64"] + '"' in body
+    plain = user_request("Read it.", IMAGE)
+    plain_body = json.dumps(chat_body(plain, "judge", None))
+    assert '"data:image/png;base64,' + GOLDEN["image_png_base64"] + '"' in plain_body
+    assert "image/jpeg" not in plain_body
+    # the declared type is part of what is asked, so it has a key of its own; a part without
+    # one keeps its key
+    labelled = user_request("Read it.", ImagePart(IMAGE, mime="image/jpeg"))
+    assert labelled.content_hash() != plain.content_hash()
+    assert plain.content_hash() == (  # the key before parts could declare a type
+        "c210254a5d1db963826464072dded6382cdeef173b1c4df40a80e433732cce6d"
+    )
 
 
 @pytest.mark.parametrize("category", PROMPT_CATEGORIES)

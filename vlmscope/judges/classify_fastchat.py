@@ -13,7 +13,8 @@ verbatim and saying how the message is laid out:
 * `text` classifiers (captioning, entity recognition, creative writing) get that text only;
   `both` (OCR, humor) the text, then the image; `image` (homework, diagram) an empty text, then
   the image: the user message always holds the text part first;
-* the image is one image, the first of the conversation's first turn, re-encoded as PNG;
+* the image is one image, the first of the conversation's first turn, re-encoded as PNG and
+  sent as FastChat sends it, under a data URL that says `image/jpeg`;
 * a reply is read as FastChat reads it (`fastchat_word`): lowercased, newlines removed (for
   creative writing also `[`, `]` and spaces), every `<decision>(\\w+)</decision>` found; one
   distinct word is the answer, none or several are no answer. FastChat scores a reply as yes
@@ -36,6 +37,9 @@ DEFAULT_PROMPT_SET = FASTCHAT
 """The set that made the labels VisionArena released."""
 PROMPT_CHARS = 12_500
 READINGS = ("decision", "decision_compact")
+FASTCHAT_IMAGE_MIME = "image/jpeg"
+"""The MIME type FastChat's `pre_process` (openai api_type) writes in the data URL of the PNG it
+sends: `data:image/jpeg;base64,` + the PNG's base64."""
 _WORD = re.compile(r"<decision>(\w+)<\/decision>")
 
 
@@ -45,7 +49,8 @@ def fastchat_text(user_turns: Sequence[str], template: str) -> str:
 
 
 def fastchat_image(images: Sequence[bytes | ImagePart]) -> list[ImagePart]:
-    """The first image, re-encoded as PNG (as FastChat does before sending it); none if the
+    """The first image, re-encoded as PNG (as FastChat does before sending it) and declared
+    `image/jpeg`, as FastChat's data URL labels that PNG (`FASTCHAT_IMAGE_MIME`); none if the
     conversation has none."""
     if not images:
         return []
@@ -56,7 +61,7 @@ def fastchat_image(images: Sequence[bytes | ImagePart]) -> list[ImagePart]:
     with Image.open(io.BytesIO(data)) as image:
         buffer = io.BytesIO()
         image.save(buffer, format="PNG")
-    return [ImagePart(buffer.getvalue())]
+    return [ImagePart(buffer.getvalue(), mime=FASTCHAT_IMAGE_MIME)]
 
 
 def fastchat_parts(

@@ -80,6 +80,8 @@ def _fit_side(image: ImagePart, max_side: int, number: int) -> tuple[ImagePart, 
         ) from err
     (width, height), (new_width, new_height) = fitted.source_size, fitted.size
     note = f"resized image {number} from {width}x{height} to {new_width}x{new_height}"
+    if image.mime is not None:  # a declared type stays; its data URL is made, not the kept one
+        return ImagePart(fitted.data, image.name, image.mime), note
     return fitted_part(fitted, digest, max_side, image.name), note
 
 

@@ -4,7 +4,8 @@ The body carries only `model`, `messages`, `max_tokens` and `temperature`: serve
 which optional fields they accept (`transformers serve` rejects `n`, `logprobs`, `user`,
 `response_format`, ...), and these four are understood by all of them. A model config that
 asks for more (a reasoning API's fields, sampling options) gets them from `openai_request`. Images become base64
-data URLs whose MIME type is read from the bytes, never from a file name.
+data URLs whose MIME type is read from the bytes, never from a file name, unless the part declares
+one (`ImagePart.mime`, for a reference that labels its images its own way).
 """
 
 from __future__ import annotations
@@ -140,8 +141,13 @@ def _content(turn: Turn, image_number: int) -> tuple[str | list[dict[str, Any]],
 
 def _image_item(part: ImagePart, number: int) -> dict[str, Any]:
     """A fitted image's data URL is made once and kept beside it (`fitted_images.data_url`):
-    a judge sends a question's image with every answer it judges."""
-    url = data_url(part, lambda data: image_data_url(data, number))
+    a judge sends a question's image with every answer it judges. A part that declares its MIME
+    type is sent under that type, its bytes unchanged (a reference's own label, e.g. FastChat's
+    `image/jpeg` for a PNG)."""
+    if part.mime is not None:
+        url = f"data:{part.mime};base64,{base64.b64encode(part.data).decode('ascii')}"
+    else:
+        url = data_url(part, lambda data: image_data_url(data, number))
     return {"type": "image_url", "image_url": {"url": url}}
 
 
