@@ -97,11 +97,16 @@ def effective_max_new_tokens(requested: int, cap: int | None) -> int:
 
 @dataclass(frozen=True)
 class Request:
-    """One call to a model: what is sent, and nothing else (its hash is the cache key)."""
+    """One call to a model: what is sent, and nothing else (its hash is the cache key).
+
+    `system_parts` sends the system text as a list of one text part rather than a plain string
+    where a payload can say either (an OpenAI body): ProBench's judge call does so. It enters
+    the hash only when set, so every other request keeps its key."""
 
     turns: tuple[Turn, ...]
     system: str | None = None
     params: GenerationParams = GenerationParams()
+    system_parts: bool = False
 
     @property
     def images(self) -> list[ImagePart]:
@@ -117,7 +122,7 @@ class Request:
         return cached
 
     def _hash(self) -> str:
-        payload = {
+        payload: dict[str, Any] = {
             "system": self.system,
             "turns": [
                 {
@@ -131,10 +136,12 @@ class Request:
             ],
             "params": asdict(self.params),
         }
+        if self.system_parts:
+            payload["system_parts"] = True
         return _sha256_json(payload)
 
     def with_turns(self, turns: tuple[Turn, ...]) -> Request:
-        return Request(turns, self.system, self.params)
+        return Request(turns, self.system, self.params, self.system_parts)
 
     def continued(self, answer: str, user_text: str) -> Request:
         """The next turn of a conversation: this request, the model's own answer to it, then

@@ -30,7 +30,9 @@ def test_hash_covers_order_params_and_system():
 
 def test_a_request_holds_no_answer_and_the_sample_reference_is_not_hashed():
     """What the oracle replies lives on the sample, so a request is only what is sent."""
-    assert {f.name for f in dataclasses.fields(Request)} == {"turns", "system", "params"}
+    # system_parts is how the system text is sent (a string or one text part), so it is sent
+    fields = {f.name for f in dataclasses.fields(Request)}
+    assert fields == {"turns", "system", "params", "system_parts"}
     request = user_request(b"img", "q")
     with_reference = Sample("s", request, reference="the gold")
     without = Sample("s", user_request(b"img", "q"))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from vlmscope.judges.request import judge_request
 from vlmscope.messages import ImagePart, TextPart
 from vlmscope.models.openai_payload import chat_body
 from vlmscope.prompts import read_prompt_file
@@ -104,7 +105,15 @@ def test_request_is_system_then_image_then_text() -> None:
     assert request.params.max_new_tokens == PROBENCH_JUDGE.max_new_tokens == 8192
     body = chat_body(request, "judge", None)
     system, user = body["messages"]
-    assert system == {"role": "system", "content": request.system}
+    # GPT.chat sends the system prompt as a list of one text part
+    assert system == {"role": "system", "content": [{"type": "text", "text": request.system}]}
+    assert request.system_parts
+    plain = judge_request(PROBENCH_JUDGE, ["q"], system="s")  # other judges keep a string
+    assert chat_body(plain, "judge", None)["messages"][0] == {"role": "system", "content": "s"}
+    assert (
+        plain.content_hash()
+        != judge_request(PROBENCH_JUDGE, ["q"], system="s", system_parts=True).content_hash()
+    )
     assert [part["type"] for part in user["content"]] == ["image_url", "text"]
     assert user["content"][0]["image_url"]["url"].startswith("data:image/jpeg;base64,")
     assert user["content"][1]["text"].startswith("Textual Instruction:\n<inst/>\n['q']")

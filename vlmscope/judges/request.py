@@ -20,7 +20,14 @@ def judge_request(
     *,
     system: str | None = None,
     history: Sequence[Turn] = (),
+    system_parts: bool = False,
 ) -> Request:
-    """`parts` (strings become text parts) as the last user turn, after `history`."""
+    """`parts` (strings become text parts) as the last user turn, after `history`;
+    `system_parts`: the system text is sent as one text part (`Request.system_parts`)."""
     content = tuple(TextPart(p) if isinstance(p, str) else p for p in parts)
-    return Request(turns=(*history, Turn("user", content)), system=system, params=settings.params())
+    return Request(
+        turns=(*history, Turn("user", content)),
+        system=system,
+        params=settings.params(),
+        system_parts=system_parts,
+    )

@@ -47,7 +47,10 @@ def chat_body(request: Request, model: str, max_new_tokens: int | None) -> dict[
     """The JSON body for `request`; `max_new_tokens` caps the request's own limit."""
     messages: list[dict[str, Any]] = []
     if request.system is not None:
-        messages.append({"role": "system", "content": request.system})
+        system: str | list[dict[str, Any]] = request.system
+        if request.system_parts:
+            system = [{"type": "text", "text": request.system}]
+        messages.append({"role": "system", "content": system})
     image_number = 0
     for turn in request.turns:
         content, image_number = _content(turn, image_number)

@@ -23,7 +23,8 @@ def with_system_prompt(request: Request, model_system: str | None) -> Request:
     """`request` as the model is sent it; the same object when the model sets no prompt."""
     if not model_system:
         return request
-    return Request(request.turns, system_text(model_system, request.system), request.params)
+    system = system_text(model_system, request.system)
+    return Request(request.turns, system, request.params, request.system_parts)
 
 
 def temperature(request: Request, options: GenerationOptions) -> float:

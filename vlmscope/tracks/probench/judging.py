@@ -1,6 +1,7 @@
 """How ProBench asks its judge, byte for byte as the official `gen_judgement.py` does.
 
-- system: the track's prompt (`vlmscope/prompts/probench_judge_*.txt`, verbatim, never formatted);
+- system: the track's prompt (`vlmscope/prompts/probench_judge_*.txt`, verbatim, never formatted),
+  sent as a list of one text part as `GPT.chat` sends it, not as a plain string;
 - one user turn: the row's image (RGB; scaled by `min(1024/w, 1024/h)` with `int()` sizes when
   a side exceeds 1024 px, PIL's default filter; JPEG with PIL's defaults), then the text below;
 - single-round and multi-linguistic text: the question and both answers are the Python *lists*
@@ -112,6 +113,7 @@ def judge_game_request(
         PROBENCH_JUDGE,
         [image, judge_text(chat_type, questions, answers_a, answers_b)],
         system=system_prompt(chat_type).text,
+        system_parts=True,  # GPT.chat: "content": [{"type": "text", "text": system_prompt}]
     )
 
 
