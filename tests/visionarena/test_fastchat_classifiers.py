@@ -33,11 +33,20 @@ from vlmscope.models.coin import CoinBackend
 from vlmscope.models.openai_payload import chat_body
 from vlmscope.tracks.visionarena.battle_votes import CATEGORY_TAGS
 
-GOLDEN = json.loads(
-    (
-        Path(__file__).resolve().parents[1] / "golden" / "visionarena_fastchat_classifiers.json"
-    ).read_text(encoding="utf-8")
-)
+
+def _golden(name: str) -> dict[str, Any]:
+    path = Path(__file__).resolve().parents[1] / "golden" / name
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+GOLDEN = _golden("visionarena_fastchat_classifiers.json")
+#: Both made by FastChat's own code; the sweep file on generated prompts (braces, unicode, an
+#: empty turn) and replies (spaces, brackets, case, unicode, several or unclosed tags).
+GOLDENS = {
+    "shipped": GOLDEN,
+    "sweep": _golden("visionarena_fastchat_classifier_sweep.json"),
+}
 IMAGE = base64.b64decode(GOLDEN["image_png_base64"])
 
 
@@ -61,14 +70,17 @@ def test_the_system_prompt_and_template_are_fastchats_byte_for_byte(category: st
     assert prompt.text != load_classifier_prompt(category).text  # the paper's differs
 
 
+@pytest.mark.parametrize("golden_name", GOLDENS)
 @pytest.mark.parametrize("category", PROMPT_CATEGORIES)
-def test_the_messages_are_fastchats(category: str) -> None:
-    golden = GOLDEN["categories"][_tag(category)]["messages"]
-    turns = GOLDEN["prompt"].split("\n")  # two user turns, which FastChat joins with a newline
+def test_the_messages_are_fastchats(category: str, golden_name: str) -> None:
+    source = GOLDENS[golden_name]
+    golden = source["categories"][_tag(category)]["messages"]
+    turns = source["prompt"].split("\n")  # user turns, which FastChat joins with a newline
     request = classifier_request(
         load_classifier_prompt(category, "fastchat"),
         turns[0],
-        [IMAGE, _other_image()],  # only the first image of the first turn is sent
+        # only the first image of the first turn is sent
+        [base64.b64decode(source["image_png_base64"]), _other_image()],
         user_turns=turns,
     )
     # byte for byte, FastChat's `data:image/jpeg;base64,` label of its PNG re-encoding included
@@ -92,14 +104,17 @@ def test_the_classifier_image_is_the_png_labelled_jpeg_and_other_images_keep_the
     )
 
 
+@pytest.mark.parametrize("golden_name", GOLDENS)
 @pytest.mark.parametrize("category", PROMPT_CATEGORIES)
-def test_replies_are_read_as_fastchat_reads_them(category: str) -> None:
+def test_replies_are_read_as_fastchat_reads_them(category: str, golden_name: str) -> None:
     prompt = load_classifier_prompt(category, "fastchat")
     flag = "creative_writing" if category == "creative_writing" else category
-    for case in GOLDEN["categories"][_tag(category)]["replies"]:
+    for case in GOLDENS[golden_name]["categories"][_tag(category)]["replies"]:
         word = fastchat_word(case["reply"], prompt.reading)
         assert word == case["score"], case["reply"]
         assert fastchat_label(word) is case["post_process"][flag], case["reply"]
+        if category == "creative_writing":  # FastChat keeps the word it read as the score
+            assert case["post_process"]["score"] == word, case["reply"]
 
 
 def test_an_unreadable_reply_is_counted_and_reported_as_fastchat_scored_it(
