@@ -47,14 +47,7 @@ def test_keyword_intervals_are_the_bootstraps(records: dict[str, SummaryRecord])
     scores = kw.keyword_scores(records, list(MODELS), "skills")
     for model in MODELS:
         expected = headline_intervals(task_entries(model), task_meta())["keywords"]["skills"]
-        wide = _score(scores, model, WIDE)
-        assert wide.tasks == 12 and wide.reason == ""
-        assert wide.bounds is not None
-        assert (wide.bounds.lower, wide.bounds.upper) == pytest.approx(
-            (100 * expected[WIDE][0], 100 * expected[WIDE][1])
-        )
-        assert wide.bounds.lower < wide.value < wide.bounds.upper
-        assert f"{wide.value:.2f}, 95% CI {wide.interval_text()}; 12 tasks" in wide.hover()
+        _assert_bootstrap_bounds(_score(scores, model, WIDE), expected[WIDE], tasks=12)
         narrow = _score(scores, model, NARROW)
         assert expected[NARROW] is not None  # the bootstrap has one, too few tasks to trust
         assert (narrow.tasks, narrow.bounds, narrow.reason) == (2, None, kw.TOO_FEW)
@@ -84,14 +77,7 @@ def test_single_image_keywords_have_the_subsets_intervals(
         expected = subset_intervals(single, task_meta())["keywords"]["skills"]
         full = headline_intervals(task_entries(model), task_meta())["keywords"]["skills"]
         assert expected[WIDE] != full[WIDE]  # the subset's own bootstrap, not the full one's
-        wide = _score(scores, model, WIDE)
-        assert (wide.tasks, wide.reason) == (10, "")
-        assert wide.bounds is not None
-        assert (wide.bounds.lower, wide.bounds.upper) == pytest.approx(
-            (100 * expected[WIDE][0], 100 * expected[WIDE][1])
-        )
-        assert wide.bounds.lower < wide.value < wide.bounds.upper
-        assert f"{wide.value:.2f}, 95% CI {wide.interval_text()}; 10 tasks" in wide.hover()
+        _assert_bootstrap_bounds(_score(scores, model, WIDE), expected[WIDE], tasks=10)
         narrow = _score(scores, model, NARROW)
         assert (narrow.tasks, narrow.bounds, narrow.reason) == (2, None, kw.TOO_FEW)
 
@@ -187,3 +173,17 @@ def test_radar_draws_each_interval_as_a_whisker_beside_the_other_models(
         assert polygon.hovertext[:2] == (rare.hover(), common.hover())
     assert whiskers[0].theta[0] != whiskers[1].theta[0]
     assert len({t.line.color for t in polygons}) == len(models)
+
+
+def _assert_bootstrap_bounds(
+    score: kw.KeywordScore, expected: tuple[float, float], tasks: int
+) -> None:
+    """`score` carries the bootstrap's `expected` [lower, upper] (as percentages) around its
+    value, its task count and no reason, and its hover says so."""
+    assert (score.tasks, score.reason) == (tasks, "")
+    assert score.bounds is not None
+    assert (score.bounds.lower, score.bounds.upper) == pytest.approx(
+        (100 * expected[0], 100 * expected[1])
+    )
+    assert score.bounds.lower < score.value < score.bounds.upper
+    assert f"{score.value:.2f}, 95% CI {score.interval_text()}; {tasks} tasks" in score.hover()
