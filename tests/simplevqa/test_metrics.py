@@ -32,17 +32,28 @@ def test_metric_cases(case: dict) -> None:
 @pytest.mark.parametrize("counts", [(3, 1, 1), (0, 2, 5), (7, 0, 0), (1, 1, 1), (0, 0, 3)])
 def test_identities(counts: tuple[int, int, int]) -> None:
     rates = factuality_rates(*counts)
-    assert rates["CO"] + rates["IN"] + rates["NA"] == pytest.approx(1.0)
-    attempted = rates["CO"] + rates["IN"]
+    n = sum(counts)
+    # CO, IN, NA are the shares rounded to 4 decimals (so they sum to 1 within that rounding)...
+    assert [rates[k] for k in ("CO", "IN", "NA")] == [round(c / n, 4) for c in counts]
+    assert rates["CO"] + rates["IN"] + rates["NA"] == pytest.approx(1.0, abs=1.5e-4)
+    # ...and CGA and F are derived from the rounded rates, as the official script does.
+    attempted = round(rates["CO"] + rates["IN"], 4)
     assert rates["CGA"] == pytest.approx(rates["CO"] / attempted if attempted else 0.0)
     denom = rates["CO"] + rates["CGA"]
     assert rates["F"] == pytest.approx(2 * rates["CO"] * rates["CGA"] / denom if denom else 0.0)
 
 
+def test_cga_comes_from_the_rounded_rates() -> None:
+    """19 correct, 32 incorrect: CO 0.3725 and IN 0.6275 after rounding, so CGA is 0.3725,
+    which prints as 0.372 where the unrounded 19 / 51 = 0.37255 prints as 0.373."""
+    rates = factuality_rates(19, 32, 0)
+    assert rates["CGA"] == rates["CO"] == 0.3725 and f"{rates['CGA']:.3f}" == "0.372"
+
+
 def test_unparseable_grades_are_counted_but_not_rated() -> None:
     table = factuality_table([C, C, W, U, U], rounds=0, rng=np.random.default_rng(0))
     assert table["n_graded"] == 3 and table["n_judge_unparseable"] == 2
-    assert table["CO"] == pytest.approx(2 / 3) and table["ci95"] is None
+    assert table["CO"] == 0.6667 and table["ci95"] is None
     assert table["counts"] == {"correct": 2, "incorrect": 1, "not_attempted": 0}
 
 
@@ -77,7 +88,7 @@ def test_groups_bucket_empty_labels_and_do_not_depend_on_each_other() -> None:
     grades = [C, W, N, C, U, C]
     tables = grouped_tables(grades, ["EN", "EN", "", "CN", "CN", "EN"], rounds=200, seed=3)
     assert list(tables) == ["(none)", "CN", "EN"]
-    assert tables["EN"]["CO"] == pytest.approx(2 / 3) and tables["CN"]["n_judge_unparseable"] == 1
+    assert tables["EN"]["CO"] == 0.6667 and tables["CN"]["n_judge_unparseable"] == 1
     alone = grouped_tables([C, W, C], ["EN", "EN", "EN"], rounds=200, seed=3)
     assert alone["EN"]["ci95"] == tables["EN"]["ci95"]
     assert group_rng(3, "EN").integers(1000) == group_rng(3, "EN").integers(1000)

@@ -100,7 +100,7 @@ def test_chinese_and_english_answers_are_graded_honestly() -> None:
         "incorrect",
     ]
     summary = track.summarize(samples, scored).summary()
-    assert (summary["CO"], summary["IN"], summary["NA"]) == pytest.approx((2 / 6, 2 / 6, 2 / 6))
+    assert (summary["CO"], summary["IN"], summary["NA"]) == (0.3333, 0.3333, 0.3333)  # 2 / 6, 4 dp
     assert summary["CGA"] == pytest.approx(0.5)
     assert summary["by_language"]["CN"]["counts"] == {
         "correct": 1,

@@ -7,9 +7,11 @@ Over the N graded items (UNPARSEABLE grades are counted apart and never enter N)
 With N = 0 every rate is None (JSON null), with `n_graded` 0 and a `note` saying why: a group in
 which no reply could be graded has no rate, and must never read as a model scoring 0.
 
-The official script rounds CO, IN and NA to 4 decimals before deriving CGA and F; these functions
-do not round (the difference is below the fourth decimal), display code does.
-Every rate carries a seeded percentile bootstrap 95% CI.
+As the official script does, CO, IN and NA are rounded to 4 decimals first, and CGA and F are
+derived from the rounded rates (attempted = round(CO + IN, 4)). That rounding is not cosmetic:
+CGA and F from rounded rates can differ from the unrounded ones in the third decimal (19 correct,
+32 incorrect: CGA 0.3725, not 0.37255), so the published numbers are only reproduced this way.
+Every rate carries a seeded percentile bootstrap 95% CI of the same rounded statistics.
 """
 
 from __future__ import annotations
@@ -26,16 +28,20 @@ METRICS: tuple[str, ...] = ("F", "CO", "CGA", "NA", "IN")
 GRADED: tuple[Grade, ...] = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 NO_CATEGORY = "(none)"
 NO_GRADE_NOTE = "no item graded: every grader reply was unparseable or failed"
+DECIMALS = 4
+"""The official script's rounding of CO, IN and NA (and of attempted = CO + IN)."""
 
 
 def factuality_rates(correct: int, incorrect: int, not_attempted: int) -> dict[str, float | None]:
-    """CO, IN, NA, CGA and F from the three counts; all None for an empty group (no rate)."""
+    """CO, IN, NA, CGA and F from the three counts, as `simpleVQA_eval.py` computes them; all None
+    for an empty group (no rate; the official script crashes there)."""
     n = correct + incorrect + not_attempted
     if n == 0:
         return {k: None for k in METRICS}
-    co, in_, na = correct / n, incorrect / n, not_attempted / n
-    cga = co / (co + in_) if co + in_ > 0 else 0.0
-    f = 2 * co * cga / (co + cga) if co + cga > 0 else 0.0
+    co, in_, na = (round(count / n, DECIMALS) for count in (correct, incorrect, not_attempted))
+    attempted = round(co + in_, DECIMALS)
+    cga = co / attempted if attempted > 0 else 0.0
+    f = 2 * cga * co / (cga + co) if cga + co > 0 else 0.0
     return {"F": f, "CO": co, "CGA": cga, "NA": na, "IN": in_}
 
 
@@ -59,11 +65,11 @@ def bootstrap_rates(
     if n == 0 or rounds <= 0:
         return None
     draws = rng.multinomial(n, np.array([correct, incorrect, not_attempted]) / n, size=rounds)
-    co, in_, na = (draws[:, k] / n for k in range(3))
-    attempted = co + in_
+    co, in_, na = (np.round(draws[:, k] / n, DECIMALS) for k in range(3))
+    attempted = np.round(co + in_, DECIMALS)
     cga = np.divide(co, attempted, out=np.zeros(rounds), where=attempted > 0)
-    denom = co + cga
-    f = np.divide(2 * co * cga, denom, out=np.zeros(rounds), where=denom > 0)
+    denom = cga + co
+    f = np.divide(2 * cga * co, denom, out=np.zeros(rounds), where=denom > 0)
     samples = {"F": f, "CO": co, "CGA": cga, "NA": na, "IN": in_}
     return {k: [float(v) for v in np.percentile(samples[k], [2.5, 97.5])] for k in METRICS}
 
