@@ -19,7 +19,9 @@ from vlmscope.models.base import ProgressCallback, SyncBackend
 _ITEM = {
     "label": re.compile(r"\nCorrect Answer: (.*)\nPredicted Answer: (.*)\n```\nEvaluate", re.S),
     "json_labels": re.compile(
-        r"\n正确答案: (.*)\n预测答案: \n\[预测答案0\]：(.*)\n```\n\n请严格", re.S
+        # the official layout: indented lines, a space before each line break
+        r"\n *正确答案: (.*) \n *预测答案: \n\[预测答案0\]：(.*) \n *```\n\n *请严格",
+        re.S,
     ),
 }
 _LETTER = {"correct": "A", "incorrect": "B", "not_attempted": "C"}

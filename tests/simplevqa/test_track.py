@@ -247,7 +247,8 @@ class CannedGrader(SyncBackend):
     def generate(self, requests, on_done=None):
         out = []
         for request in requests:
-            question = next(q for q in self.replies if f"问题: {q}\n" in request.turns[0].text)
+            # the official layout puts a space before the line break
+            question = next(q for q in self.replies if f"问题: {q} \n" in request.turns[0].text)
             n = self.asked[question] = self.asked.get(question, 0) + 1
             out.append(
                 Response(text=self.replies[question][min(n, len(self.replies[question])) - 1])
