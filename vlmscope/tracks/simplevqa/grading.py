@@ -107,7 +107,9 @@ def parse_json_labels_reply(reply: str) -> Grade:
     """Read the official Chinese grader's JSON reply exactly as `simpleVQA_eval.py` does.
 
     Unlike the official script, a reply it would crash on (invalid JSON, a label it cannot map)
-    is UNPARSEABLE instead of an exception.
+    is UNPARSEABLE instead of an exception. So is an empty dict `{}`, which the official script
+    keeps as a row with no grade that still counts in N (lowering every rate); if every row is
+    like that it crashes as well.
     """
     text = reply.replace("```json", "").replace("```python", "").replace("```", "").strip()
     if not text:
