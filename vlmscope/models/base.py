@@ -70,7 +70,16 @@ class SyncBackend:
 
     async def agenerate(self, request: Request) -> Response:
         async with self._lock.get():
-            return (await asyncio.to_thread(self.generate, [request]))[0]
+            return (await asyncio.to_thread(self._generate_one, request))[0]
+
+    def _generate_one(self, request: Request) -> list[Response]:
+        """`generate([request])`, with a `StopIteration` it lets out turned into a
+        `RuntimeError`: an asyncio future cannot hold a `StopIteration` (it refuses it in a
+        callback and is never resolved), so the awaiting run would hang instead of failing."""
+        try:
+            return self.generate([request])
+        except StopIteration as err:
+            raise RuntimeError(f"{type(self).__name__}.generate raised StopIteration") from err
 
     def generate(
         self, requests: Sequence[Request], on_done: ProgressCallback | None = None
