@@ -68,12 +68,15 @@ def plain_elo_bootstrap(
     """
     anchor = Anchor(baseline, PLAIN_BASELINE_RATING)
     result = bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
+    if not upstream_missing:
+        return result
+    # the rounds' samples drawn again (the same stream) to see which models each one holds
     picks = np.random.RandomState(seed).randint(0, len(table), size=(rounds, len(table)))
     present = np.zeros((rounds, table.n_models), dtype=bool)
     round_ids = np.repeat(np.arange(rounds), len(table))
     present[round_ids, table.model_a[picks].ravel()] = True
     present[round_ids, table.model_b[picks].ravel()] = True
-    if present.all() or not upstream_missing:
+    if present.all():
         return result
     return replace(result, samples=np.where(present, result.samples, np.nan))
 
