@@ -1,7 +1,9 @@
 """Local generation through `HFBackend`: each engine one at a time and batched, on one model.
 
 For every engine (transformers' `generate` on padded batches, the reference; the slots engine;
-the slots engine in batch-invariant mode) it prints tokens per second one request at a time and
+the slots engine in batch-invariant mode; the slots engine attending over each slot's own
+column blocks, `slots-blocks`, which pays off on CUDA only: on the CPU FlexAttention runs its
+slow reference implementation) it prints tokens per second one request at a time and
 batched, the speed-up, how many answers batched equal one-at-a-time, and peak device memory;
 then the weight-bandwidth bound of the device (every decode step reads the language model's
 weights once: bandwidth / weight bytes steps per second, times the batch) and the fraction of it
@@ -34,7 +36,7 @@ from batching_workload import FULL_SIZE_CONFIGS, device_bandwidth, workload  # n
 from vlmscope.config import HFModelConfig  # noqa: E402
 from vlmscope.messages import Request, Response  # noqa: E402
 from vlmscope.models.hf import HFBackend  # noqa: E402
-from vlmscope.models.hf_decode import Stats  # noqa: E402
+from vlmscope.models.hf_engine_types import Stats  # noqa: E402
 from vlmscope.models.tiny import (  # noqa: E402
     TINY_ARCHS,
     build_tiny_model,
@@ -46,6 +48,7 @@ ENGINES = {  # name -> config fields
     "generate": {"engine": "generate"},
     "slots": {"engine": "slots"},
     "slots-invariant": {"engine": "slots", "batch_invariant": True},
+    "slots-blocks": {"engine": "slots", "decode_attention": "blocks"},
 }
 
 
@@ -114,7 +117,7 @@ def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
     batched.reset_engine_stats()
     again, again_s = timed(batched, requests)
     decode = copy.copy(batched.engine_stats)
-    if args.profile and engine == "slots":
+    if args.profile and engine in ("slots", "slots-blocks"):
         from batching_profile import profile_slots
 
         profile_slots(batched, requests[: args.batch_size], args.device)  # one batch's worth

@@ -212,6 +212,13 @@ class _LocalDecoding(_Strict):
     cuda_graphs: bool = Field(
         default=True, description="replay each decode step as a CUDA graph (slots engine, GPU)"
     )
+    decode_attention: Literal["dense", "blocks"] = Field(
+        default="dense",
+        description="slots engine: how a decode step attends. dense: every slot reads all the "
+        "cache's columns through a mask (SDPA); blocks: each slot reads only the 128-column "
+        "blocks its own sequence fills (FlexAttention, compiled on CUDA), less memory traffic "
+        "when prompts differ in length",
+    )
     prefill_batch: int | None = Field(
         default=None,
         gt=0,
@@ -237,6 +244,11 @@ class _LocalDecoding(_Strict):
     def _invariance_needs_slots(self) -> _LocalDecoding:
         if self.batch_invariant and self.engine != "slots":
             raise ValueError("batch_invariant needs engine: slots (generate pads whole batches)")
+        if self.decode_attention == "blocks" and (self.engine != "slots" or self.batch_invariant):
+            raise ValueError(
+                "decode_attention: blocks needs engine: slots without batch_invariant "
+                "(which attends over each request's own columns in its own way)"
+            )
         options: GenerationOptions = getattr(self, "generation", GenerationOptions())
         if self.batch_invariant and (
             (options.temperature or 0) > 0 or options.repetition_penalty or options.stop

@@ -93,7 +93,12 @@ def test_the_mode_is_in_the_cache_key_and_the_summary(tiny_dirs: dict[str, Path]
     assert invariant.identity == {**plain.identity, "batch_invariant": True}
     request = mixed_requests(1)[0]
     assert cache_key(plain.identity, request) != cache_key(invariant.identity, request)
-    for other in ({"engine": "generate"}, {"prefill_batch": 2}, {"cuda_graphs": False}):
+    for other in (
+        {"engine": "generate"},
+        {"prefill_batch": 2},
+        {"cuda_graphs": False},
+        {"decode_attention": "blocks"},
+    ):
         assert backend(tiny_dirs["llava"], **other).identity == plain.identity  # same answers
     assert generation_facts([], plain.identity)["batch_invariant"] is False
     assert generation_facts([], invariant.identity)["batch_invariant"] is True

@@ -149,12 +149,17 @@ def test_the_slots_engine_answers_as_generate_does(
     family_dir: Callable[[str], Path], arch: str
 ) -> None:
     """In float32 the slots engine (requests prefilled in groups or alone, decoded in slots of
-    different counts) gives transformers' `generate` answers, family by family."""
+    different counts, attending densely or over each slot's blocks) gives transformers'
+    `generate` answers, family by family."""
     requests = family_requests()
     reference = backend(family_dir(arch), batch_size=4, engine="generate").generate(requests)
-    for batch_size, prefill_batch in ((8, 8), (3, 1)):
-        slots = backend(family_dir(arch), batch_size=batch_size, prefill_batch=prefill_batch)
-        assert answers(slots.generate(requests)) == answers(reference), (batch_size, arch)
+    for fields in (
+        {"batch_size": 8, "prefill_batch": 8},
+        {"batch_size": 3, "prefill_batch": 1},
+        {"batch_size": 5, "decode_attention": "blocks"},
+    ):
+        slots = backend(family_dir(arch), **fields)
+        assert answers(slots.generate(requests)) == answers(reference), (fields, arch)
         stats = slots.engine_stats
         if arch == "gemma3":  # sliding-window layers: the slots engine hands over to generate
             assert stats is None or stats.steps == 0

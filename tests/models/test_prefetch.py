@@ -15,8 +15,9 @@ from tests.models.helpers import backend, mixed_requests
 from vlmscope.messages import ImagePart, Request, Response, Status, user_request
 from vlmscope.models import hf, hf_decode, hf_inputs
 from vlmscope.models.hf import HFBackend
-from vlmscope.models.hf_decode import Done, Job
+from vlmscope.models.hf_engine_types import Done
 from vlmscope.models.hf_groups import prefill_groups
+from vlmscope.models.hf_prefill import Job
 
 
 def encoding(path: Path, batch_size: int, *, workers: int) -> HFBackend:

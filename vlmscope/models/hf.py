@@ -29,29 +29,29 @@ from typing import Any
 from vlmscope.config import HFModelConfig, set_options
 from vlmscope.messages import Request, Response, Usage, effective_max_new_tokens
 from vlmscope.models.base import ProgressCallback, SyncBackend
-from vlmscope.models.hf_decode import (
-    DecodeEngine,
-    DecodeFailed,
-    Done,
-    EngineUnsupported,
-    Job,
-    Settings,
-    Stats,
-    release_device_memory,
-)
+from vlmscope.models.hf_decode import DecodeEngine, release_device_memory
+from vlmscope.models.hf_engine_types import DecodeFailed, Done, Settings, Stats
 from vlmscope.models.hf_fallback import BatchLessons
 from vlmscope.models.hf_generation import decodes_greedily, finish
 from vlmscope.models.hf_groups import prefill_groups, within_tokens
 from vlmscope.models.hf_inputs import Prepared, answer_failed, is_overflow, overflow_note
 from vlmscope.models.hf_load import Loaded, load, resolved_path
 from vlmscope.models.hf_prefetch import Prefetch, encode_ahead
+from vlmscope.models.hf_prefill import EngineUnsupported, Job
 from vlmscope.models.hf_reference import generate_tokens
 from vlmscope.models.in_order import InOrderSink
 
 BatchCallback = Callable[[Sequence[int], Sequence[Response]], None]
 # options that never change an answer
 _SPEED_ONLY = frozenset(
-    {"engine", "prefill_batch", "prefill_images", "prefill_tokens", "cuda_graphs"}
+    {
+        "engine",
+        "prefill_batch",
+        "prefill_images",
+        "prefill_tokens",
+        "cuda_graphs",
+        "decode_attention",
+    }
 )
 
 
@@ -180,7 +180,10 @@ class HFBackend(SyncBackend):
             self._engine = None
             release_device_memory()
             settings = Settings(
-                slots, invariant=self.config.batch_invariant, graphs=self.config.cuda_graphs
+                slots,
+                invariant=self.config.batch_invariant,
+                graphs=self.config.cuda_graphs,
+                blocks=self.config.decode_attention == "blocks",
             )
             self._engine = DecodeEngine(loaded.model, loaded.stop_ids, settings)
         return self._engine
@@ -288,9 +291,8 @@ class HFBackend(SyncBackend):
                     self._fallback.learn_decode_failure(engine.settings.slots, failure.error)
                 pending = itertools.chain(unanswered, pending)
             finally:
-                if engine is not None and engine.graph_note:
-                    self._engine_notes[engine.graph_note] = None
                 if engine is not None:
+                    self._engine_notes.update(dict.fromkeys(engine.notes))
                     engine.stats.encode_s += encoded.encode_s - counted
                     counted = encoded.encode_s
 

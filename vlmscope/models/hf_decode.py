@@ -22,35 +22,26 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
 from vlmscope.models.batch_invariant import rowwise_step
+from vlmscope.models.hf_blocks import SlotBlocks
+from vlmscope.models.hf_engine_types import (
+    DecodeFailed,
+    Done,
+    Failed,
+    Finished,
+    Settings,
+    Stats,
+)
+from vlmscope.models.hf_fallback import out_of_memory
+from vlmscope.models.hf_jobs import JobQueue
 from vlmscope.models.hf_prefill import EngineUnsupported, Job, LayerKV, Prefilled, prefill
 from vlmscope.models.hf_slots import SlotCache
-
-
-class DecodeFailed(Exception):
-    """A decode step failed (out of memory, say); the requests not yet answered are listed."""
-
-    def __init__(self, unanswered: list[Job], error: Exception) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
-        self.unanswered = unanswered
-        self.error = error
-
-
-@dataclass
-class Done:
-    key: int
-    tokens: list[int]
-    seconds: float  # from its prefill to its last token
-
-
-Finished = Callable[[list[Done]], None]
-Failed = Callable[[Job, Exception], "Job | None"]  # a retry (fewer images), or None
 
 
 @dataclass
@@ -59,33 +50,6 @@ class _Running:
     tokens: list[int]
     start: int  # its first column in the slot cache
     started: float = field(default_factory=time.perf_counter)
-
-
-@dataclass
-class Stats:
-    """Where the engine's time went (host clock; both phases end in a device sync)."""
-
-    prefills: int = 0
-    prefill_s: float = 0.0
-    steps: int = 0
-    step_s: float = 0.0
-    busy_slots: int = 0  # summed over steps: how full the slots were
-    shifts: int = 0
-    grows: int = 0
-    input_wait_s: float = 0.0  # nothing to decode, the next inputs not encoded yet
-    encode_s: float = 0.0  # host time encoding requests, on worker threads (the backend's)
-    place_s: float = 0.0  # placing prefilled requests: shifts, cache growth, copies into slots
-    captures: int = 0  # decode steps captured as CUDA graphs (each cache size needs its own)
-    capture_s: float = 0.0
-    cache_bytes_read: int = 0  # summed over steps: every step reads all slot keys and values
-
-
-@dataclass
-class Settings:
-    slots: int
-    invariant: bool = False
-    graphs: bool = True  # on CUDA, when not invariant
-    invariant_rows: int = 32  # row-block height of batch-invariant products
 
 
 class DecodeEngine:
@@ -97,8 +61,10 @@ class DecodeEngine:
         self.settings = settings
         self.device = model.device
         self.cache: SlotCache | None = None
+        self.blocks: SlotBlocks | None = None  # with `settings.blocks`: the cache's block lists
         self.graph: Any = None
-        self.graph_note: str | None = None  # why steps run eagerly on CUDA, if they do
+        self.notes: list[str] = []  # why steps run eagerly on CUDA, or densely, if they do
+        self._blocks_proven = False  # a step through these block lists has succeeded
         self.stats = Stats()
         self._cache_arg = _cache_argument(model)
         self._tokens = torch.zeros(settings.slots, 1, dtype=torch.long, device=self.device)
@@ -110,7 +76,7 @@ class DecodeEngine:
         prefilled together. `jobs` yields None for "none encoded yet": the engine then decodes
         what it holds, or waits if it holds nothing. Raises `DecodeFailed` with the jobs taken
         but not answered if a decode step fails; jobs not yet taken stay in `jobs`."""
-        source = _Jobs(iter(jobs))
+        source = JobQueue(iter(jobs))
         ready: deque[Prefilled] = deque()
         running: dict[int, _Running] = {}
         while True:
@@ -127,7 +93,7 @@ class DecodeEngine:
                 finished = self._decode_step(running)
             except Exception as err:
                 taken = [r.job for r in running.values()] + [p.job for p in ready]
-                self.cache, self.graph = None, None
+                self.cache, self.blocks, self.graph = None, None, None
                 raise DecodeFailed(taken + source.held(), err) from err
             if finished:
                 on_finished(finished)
@@ -135,7 +101,7 @@ class DecodeEngine:
     # admitting requests
     def _admit(
         self,
-        source: _Jobs,
+        source: JobQueue,
         ready: deque[Prefilled],
         running: dict[int, _Running],
         on_finished: Finished,
@@ -149,7 +115,7 @@ class DecodeEngine:
                 self._place(ready.popleft(), running)
 
     def _prefill_next(
-        self, source: _Jobs, ready: deque[Prefilled], on_finished: Finished, on_failed: Failed
+        self, source: JobQueue, ready: deque[Prefilled], on_finished: Finished, on_failed: Failed
     ) -> bool:
         """Prefill the next group into `ready` (or finish or fail it); False when none left."""
         group = source.next_group()
@@ -218,6 +184,7 @@ class DecodeEngine:
         else:
             cache.grow(_round_up(max(need, cache.capacity * 3 // 2), 256))
         self.cache = cache
+        self.blocks = self._blocks_for(cache)
         if self._wants_graph():
             self._capture(cache)
         return cache
@@ -258,20 +225,19 @@ class DecodeEngine:
         if cache.column >= cache.capacity:
             used = cache.column - min(r.start for r in running.values())
             self._shift(cache, running, used - cache.column)
-        if self.graph is not None:
-            self.graph.replay()
-        elif self.settings.invariant:
-            spans = [(running[s].start, cache.column + 1) if s in running else (0, 0)
-                     for s in range(self.settings.slots)]  # fmt: skip
-            with rowwise_step(spans, self.settings.invariant_rows):
-                self._step(cache)
-        else:
-            self._step(cache)
+        try:
+            self._run_step(cache, running)
+        except Exception as err:
+            if self.blocks is None or self._blocks_proven or out_of_memory(err):
+                raise
+            self._attend_densely(cache, err)
+            self._run_step(cache, running)
+        self._blocks_proven = self.blocks is not None
+        self.stats.cache_bytes_read += self._bytes_read(cache, running)
         cache.column += 1
         new_tokens = self._tokens[:, 0].tolist()
         self.stats.steps += 1
         self.stats.busy_slots += len(running)
-        self.stats.cache_bytes_read += cache.nbytes
         self.stats.step_s += time.perf_counter() - started
         finished = []
         for slot in sorted(running):
@@ -285,14 +251,63 @@ class DecodeEngine:
                 )
         return finished
 
+    def _run_step(self, cache: SlotCache, running: dict[int, _Running]) -> None:
+        if self.graph is not None:
+            self.graph.replay()
+        elif self.settings.invariant:
+            spans = [(running[s].start, cache.column + 1) if s in running else (0, 0)
+                     for s in range(self.settings.slots)]  # fmt: skip
+            with rowwise_step(spans, self.settings.invariant_rows):
+                self._step(cache)
+        else:
+            self._step(cache)
+
+    def _blocks_for(self, cache: SlotCache) -> SlotBlocks | None:
+        if not self.settings.blocks:
+            return None
+        self._blocks_proven = False  # a new cache width: FlexAttention compiles again
+        try:
+            return SlotBlocks(cache)
+        except Exception as err:  # a torch without this BlockMask constructor, say
+            self._give_up_blocks(err)
+            return None
+
+    def _attend_densely(self, cache: SlotCache, err: Exception) -> None:
+        """The first step through the block lists failed (FlexAttention does not compile for
+        this device or model): attend through the mask from now on. A failed step changed
+        nothing that the next one does not write again."""
+        self._give_up_blocks(err)
+        if self._wants_graph():
+            self._capture(cache)
+
+    def _give_up_blocks(self, err: Exception) -> None:
+        self.settings.blocks, self.blocks = False, None
+        self._note(f"decode attention is dense: the block lists failed ({err})")
+
+    def _note(self, note: str) -> None:
+        if note[:300] not in self.notes:
+            self.notes.append(note[:300])
+
+    def _bytes_read(self, cache: SlotCache, running: dict[int, _Running]) -> int:
+        """The slot keys and values a step's attention reads: all of them through the mask, or
+        the listed blocks."""
+        if self.blocks is None:
+            return cache.nbytes
+        columns = self.blocks.columns_read([r.start for r in running.values()])
+        return cache.nbytes * columns // (cache.slots * cache.capacity)
+
     def _step(self, cache: SlotCache) -> None:
         """One token for every slot: the tensors a CUDA graph captures and replays."""
         cache.mask.index_fill_(3, cache.write_at, True)
+        mask: Any = cache.mask
+        if self.blocks is not None:
+            self.blocks.refresh()
+            mask = self.blocks.mask
         with torch.inference_mode():
             output = self.model(
                 input_ids=self._tokens,
                 position_ids=self._positions,
-                attention_mask=cache.mask,
+                attention_mask=mask,
                 use_cache=True,
                 **{self._cache_arg: cache},
             )
@@ -310,7 +325,7 @@ class DecodeEngine:
             self.graph = self._record(cache)
         except Exception as err:
             self.graph = None
-            self.graph_note = f"decode steps run eagerly: CUDA graph capture failed ({err})"[:300]
+            self._note(f"decode steps run eagerly: CUDA graph capture failed ({err})")
         finally:
             self.stats.captures += 1
             self.stats.capture_s += time.perf_counter() - started
@@ -363,49 +378,4 @@ def release_device_memory() -> None:
         torch.cuda.empty_cache()
 
 
-class _Jobs:
-    """The engine's queue: retries first, then `source`, handed out in prefill groups (the
-    consecutive jobs that share one processor output). `source` yields None while the next
-    group is not encoded yet."""
-
-    def __init__(self, source: Iterator[Job | None]) -> None:
-        self.source = source
-        self.retries: deque[Job] = deque()
-        self.exhausted = False
-        self._peeked: Job | None = None
-
-    def retry(self, jobs: list[Job]) -> None:
-        self.retries.extendleft(reversed(jobs))
-
-    def held(self) -> list[Job]:
-        """Jobs taken from `source` but not handed out yet."""
-        return [*self.retries, *([self._peeked] if self._peeked is not None else [])]
-
-    def next_group(self) -> list[Job]:
-        """The next group, or [] if none is ready now (`exhausted` says whether one will be)."""
-        if self.retries:
-            return [self.retries.popleft()]
-        first = self._take()
-        if first is None:
-            return []
-        group = [first]
-        while (following := self._take()) is not None:
-            if following.inputs is not first.inputs:
-                self._peeked = following
-                break
-            group.append(following)
-        return group
-
-    def _take(self) -> Job | None:
-        job, self._peeked = self._peeked, None
-        if job is not None or self.exhausted:
-            return job
-        taken = next(self.source, _END)
-        if taken is _END:
-            self.exhausted = True
-            return None
-        return taken  # type: ignore[return-value]
-
-
-_END = object()
 _POLL_S = 0.001  # how long the engine sleeps while it waits for inputs with nothing to decode

@@ -27,7 +27,7 @@ class BatchLessons:
 
     def learn(self, items: list[Prepared], err: Exception, model_type: str) -> None:
         """A batch of `items` failed with `err`, yet in smaller batches every one was answered."""
-        if _out_of_memory(err):
+        if out_of_memory(err):
             self._smaller(len(items))
         elif any(len(i.images) > 1 for i in items):  # (an outer level of the same halving, too)
             self.multi_image_alone = True
@@ -45,7 +45,7 @@ class BatchLessons:
 
     def learn_decode_failure(self, running: int, err: Exception) -> None:
         """A decode step over `running` requests failed: decode fewer at once from now on."""
-        if _out_of_memory(err):
+        if out_of_memory(err):
             self._smaller(running)
         else:
             self.max_batch = max(1, running // 2)
@@ -72,7 +72,7 @@ class BatchLessons:
         self._lessons[kind] = (first, count + 1)
 
 
-def _out_of_memory(err: Exception) -> bool:
+def out_of_memory(err: Exception) -> bool:
     return type(err).__name__ == "OutOfMemoryError"
 
 

@@ -80,6 +80,11 @@ def load(config: HFModelConfig) -> Loaded:
 
         register_rowwise_attention()
         options["attn_implementation"] = {"text_config": ROWWISE_ATTENTION}
+    if config.decode_attention == "blocks":
+        from vlmscope.models.hf_blocks import BLOCK_ATTENTION, register_block_attention
+
+        register_block_attention()
+        options["attn_implementation"] = {"text_config": BLOCK_ATTENTION}
     model = AutoModelForImageTextToText.from_pretrained(path, **options).eval()
     text_config = model.config.get_text_config()
     generation = model.generation_config
