@@ -3,7 +3,8 @@
 For every engine (transformers' `generate` on padded batches, the reference; the slots engine;
 the slots engine in batch-invariant mode; the slots engine attending over each slot's own
 column blocks, `slots-blocks`, which pays off on CUDA only: on the CPU FlexAttention runs its
-slow reference implementation) it prints tokens per second one request at a time and
+slow reference implementation; the slots engine prefilling on a worker thread while it decodes,
+`slots-overlap`; and both, `slots-blocks-overlap`) it prints tokens per second one request at a time and
 batched, the speed-up, how many answers batched equal one-at-a-time, and peak device memory;
 then the weight-bandwidth bound of the device (every decode step reads the language model's
 weights once: bandwidth / weight bytes steps per second, times the batch) and the fraction of it
@@ -49,6 +50,12 @@ ENGINES = {  # name -> config fields
     "slots": {"engine": "slots"},
     "slots-invariant": {"engine": "slots", "batch_invariant": True},
     "slots-blocks": {"engine": "slots", "decode_attention": "blocks"},
+    "slots-overlap": {"engine": "slots", "overlap_prefill": True},
+    "slots-blocks-overlap": {
+        "engine": "slots",
+        "decode_attention": "blocks",
+        "overlap_prefill": True,
+    },
 }
 
 
@@ -117,7 +124,7 @@ def bench(args: argparse.Namespace, path: Path, engine: str) -> Timing:
     batched.reset_engine_stats()
     again, again_s = timed(batched, requests)
     decode = copy.copy(batched.engine_stats)
-    if args.profile and engine in ("slots", "slots-blocks"):
+    if args.profile and engine.startswith("slots") and engine != "slots-invariant":
         from batching_profile import profile_slots
 
         profile_slots(batched, requests[: args.batch_size], args.device)  # one batch's worth
@@ -301,16 +308,20 @@ def _engine_lines(batched: HFBackend, single: HFBackend, walls: tuple[float, flo
 
 
 def _wall_lines(label: str, stats: Stats | None, wall: float) -> list[str]:
-    """The wall time split: prefill and decode steps on the device, the device idle waiting
-    for inputs (image processing that was not hidden), capturing decode steps as CUDA graphs
-    (once per cache size), placing prefilled requests in slots (shifts, growth, copies), and
-    the rest (Python between steps, answers handed back)."""
+    """The wall time split: waiting for prefills (all of each prefill, unless it runs on a
+    worker thread beside the decode steps) and decode steps on the device, the device idle
+    waiting for inputs (image processing that was not hidden), capturing decode steps as CUDA
+    graphs (once per cache size), placing prefilled requests in slots (shifts, growth,
+    copies), and the rest (Python between steps, answers handed back)."""
     if stats is None or stats.steps == 0:
         return []
-    other = wall - stats.prefill_s - stats.step_s - stats.input_wait_s
+    other = wall - stats.prefill_wait_s - stats.step_s - stats.input_wait_s
     other -= stats.capture_s + stats.place_s
+    hidden = stats.prefill_s - stats.prefill_wait_s
+    overlap = f" ({hidden:.2f} s more of it beside decode steps)" if hidden > 0.005 else ""
     return [
-        f"{label}: wall {wall:.2f} s = prefill {_share(stats.prefill_s, wall)} + decode "
+        f"{label}: wall {wall:.2f} s = prefill {_share(stats.prefill_wait_s, wall)}{overlap}"
+        " + decode "
         f"{_share(stats.step_s, wall)} + waiting for inputs {_share(stats.input_wait_s, wall)} "
         f"+ graph captures {_share(stats.capture_s, wall)} + placing in slots "
         f"{_share(stats.place_s, wall)} + other {_share(other, wall)}; image processing and "

@@ -7,11 +7,13 @@
 # reached, what decode steps read against the bandwidth, agreement batched vs one at a time,
 # peak memory, where the wall time went, and the engine's profile), beside the same engine
 # with `decode_attention: blocks` (each slot reads its own column blocks; its first steps
-# compile FlexAttention, so its "again" column is the one to compare). Then the same with the
-# allocator's expandable segments. Then the like-for-like comparison on 16 requests at batch
-# 8: the generate engine (the reference, with its profile) beside the slots engine and its
-# batch-invariant mode. Each model is built once and reused; a run that would pass the budget
-# is cut and says so, the figures before it stay.
+# compile FlexAttention, so its "again" column is the one to compare), with
+# `overlap_prefill: true` (the next group prefilled on a worker thread and its own stream while
+# the others decode), and with both. Then the default engine with the allocator's expandable
+# segments. Then the like-for-like comparison on 16 requests at batch 8: the generate engine
+# (the reference, with its profile) beside the slots engine and its batch-invariant mode. Each
+# model is built once and reused; a run that would pass the budget is cut and says so, the
+# figures before it stay.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-/tmp/vlmscope-gpu-batching}
@@ -30,8 +32,8 @@ run() {
 }
 {
   for layout in llava-2b smolvlm-2b; do
-    run --config-from "$layout" --model-dir "$models/$layout" --engines slots,slots-blocks \
-      --batch-size 32 --n 64 --single-n 16 --profile
+    run --config-from "$layout" --model-dir "$models/$layout" --batch-size 32 --n 64 \
+      --single-n 16 --engines slots,slots-blocks,slots-overlap,slots-blocks-overlap --profile
   done
   echo "== the allocator growing its segments in place instead of new cudaMalloc blocks:"
   PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True run --config-from llava-2b \

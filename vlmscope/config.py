@@ -212,6 +212,11 @@ class _LocalDecoding(_Strict):
     cuda_graphs: bool = Field(
         default=True, description="replay each decode step as a CUDA graph (slots engine, GPU)"
     )
+    overlap_prefill: bool = Field(
+        default=False,
+        description="slots engine: prefill the next group on a worker thread (its own CUDA "
+        "stream) while the running requests decode, instead of stopping decoding for it",
+    )
     decode_attention: Literal["dense", "blocks"] = Field(
         default="dense",
         description="slots engine: how a decode step attends. dense: every slot reads all the "

@@ -149,14 +149,15 @@ def test_the_slots_engine_answers_as_generate_does(
     family_dir: Callable[[str], Path], arch: str
 ) -> None:
     """In float32 the slots engine (requests prefilled in groups or alone, decoded in slots of
-    different counts, attending densely or over each slot's blocks) gives transformers'
-    `generate` answers, family by family."""
+    different counts, attending densely or over each slot's blocks, prefilled inline or on a
+    worker thread) gives transformers' `generate` answers, family by family."""
     requests = family_requests()
     reference = backend(family_dir(arch), batch_size=4, engine="generate").generate(requests)
     for fields in (
         {"batch_size": 8, "prefill_batch": 8},
         {"batch_size": 3, "prefill_batch": 1},
         {"batch_size": 5, "decode_attention": "blocks"},
+        {"batch_size": 4, "prefill_batch": 2, "overlap_prefill": True},
     ):
         slots = backend(family_dir(arch), **fields)
         assert answers(slots.generate(requests)) == answers(reference), (fields, arch)

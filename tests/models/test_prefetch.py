@@ -13,7 +13,7 @@ import pytest
 
 from tests.models.helpers import backend, mixed_requests
 from vlmscope.messages import ImagePart, Request, Response, Status, user_request
-from vlmscope.models import hf, hf_decode, hf_inputs
+from vlmscope.models import hf, hf_decode, hf_inputs, hf_prefillers
 from vlmscope.models.hf import HFBackend
 from vlmscope.models.hf_engine_types import Done
 from vlmscope.models.hf_groups import prefill_groups
@@ -184,13 +184,13 @@ def test_a_group_over_the_token_budget_is_encoded_again_in_halves(
     requests = mixed_requests(12)
     reference = encoding(tiny_dirs["llava"], 1, workers=0).generate(requests)
     shapes: list[tuple[int, int]] = []  # (rows, width) of each prefill pass
-    real = hf_decode.prefill
+    real = hf_prefillers.prefill
 
     def prefill(model: Any, jobs: list[Job]) -> Any:
         shapes.append(tuple(jobs[0].inputs["attention_mask"].shape))
         return real(model, jobs)
 
-    monkeypatch.setattr(hf_decode, "prefill", prefill)
+    monkeypatch.setattr(hf_prefillers, "prefill", prefill)
     roomy = encoding(tiny_dirs["llava"], 8, workers=2)
     assert answers(roomy.generate(requests)) == answers(reference)
     widest = max(rows * width for rows, width in shapes)

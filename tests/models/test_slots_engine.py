@@ -12,7 +12,7 @@ import torch
 
 from tests.models.helpers import backend, mixed_requests
 from vlmscope.messages import ImagePart, Response, Status, user_request
-from vlmscope.models import hf, hf_decode
+from vlmscope.models import hf, hf_prefillers
 from vlmscope.models.hf_slots import SlotCache
 
 
@@ -91,7 +91,7 @@ def test_each_finished_answer_is_committed_before_the_next_prefill(
     out = tmp_path / "out"
     built = 0  # answers handed to the runner so far
     seen: list[tuple[int, int]] = []  # (answers handed back, rows in the cache) at each prefill
-    real_response, real_prefill = hf._response, hf_decode.prefill
+    real_response, real_prefill = hf._response, hf_prefillers.prefill
 
     def response(*args: Any) -> Response:
         nonlocal built
@@ -104,7 +104,7 @@ def test_each_finished_answer_is_committed_before_the_next_prefill(
         return real_prefill(model, jobs)
 
     monkeypatch.setattr(hf, "_response", response)
-    monkeypatch.setattr(hf_decode, "prefill", prefill)
+    monkeypatch.setattr(hf_prefillers, "prefill", prefill)
     report = run(colours_config(tiny_dirs["llava"], out, n_samples=12, prefill_batch=1))
     assert report.tracks[0].generated == 12
     assert len(seen) == 12 and seen[-1][0] > 0

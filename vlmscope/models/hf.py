@@ -51,6 +51,7 @@ _SPEED_ONLY = frozenset(
         "prefill_tokens",
         "cuda_graphs",
         "decode_attention",
+        "overlap_prefill",
     }
 )
 
@@ -184,6 +185,7 @@ class HFBackend(SyncBackend):
                 invariant=self.config.batch_invariant,
                 graphs=self.config.cuda_graphs,
                 blocks=self.config.decode_attention == "blocks",
+                overlap=self.config.overlap_prefill,
             )
             self._engine = DecodeEngine(loaded.model, loaded.stop_ids, settings)
         return self._engine

@@ -40,7 +40,8 @@ from vlmscope.models.hf_engine_types import (
 )
 from vlmscope.models.hf_fallback import out_of_memory
 from vlmscope.models.hf_jobs import JobQueue
-from vlmscope.models.hf_prefill import EngineUnsupported, Job, LayerKV, Prefilled, prefill
+from vlmscope.models.hf_prefill import EngineUnsupported, Job, LayerKV, Prefilled
+from vlmscope.models.hf_prefillers import InlinePrefill, ThreadPrefill
 from vlmscope.models.hf_slots import SlotCache
 
 
@@ -66,6 +67,7 @@ class DecodeEngine:
         self.notes: list[str] = []  # why steps run eagerly on CUDA, or densely, if they do
         self._blocks_proven = False  # a step through these block lists has succeeded
         self.stats = Stats()
+        self.prefiller = ThreadPrefill(model) if settings.overlap else InlinePrefill(model)
         self._cache_arg = _cache_argument(model)
         self._tokens = torch.zeros(settings.slots, 1, dtype=torch.long, device=self.device)
         self._positions = torch.zeros(settings.slots, 1, dtype=torch.long, device=self.device)
@@ -82,7 +84,7 @@ class DecodeEngine:
         while True:
             self._admit(source, ready, running, on_finished, on_failed)
             if not running:
-                if not ready and not source.retries:
+                if not ready and not source.retries and not self.prefiller.busy:
                     if source.exhausted:
                         return
                     started = time.perf_counter()  # the device idles until inputs come
@@ -93,8 +95,9 @@ class DecodeEngine:
                 finished = self._decode_step(running)
             except Exception as err:
                 taken = [r.job for r in running.values()] + [p.job for p in ready]
+                taken += self.prefiller.held() + source.held()
                 self.cache, self.blocks, self.graph = None, None, None
-                raise DecodeFailed(taken + source.held(), err) from err
+                raise DecodeFailed(taken, err) from err
             if finished:
                 on_finished(finished)
 
@@ -107,34 +110,44 @@ class DecodeEngine:
         on_finished: Finished,
         on_failed: Failed,
     ) -> None:
-        """Fill free slots: prefilled requests first, then the next group from `source`."""
+        """Fill free slots: prefilled requests first, then the next group from `source`
+        (waiting for a prefill only when nothing runs); then start the next group's prefill
+        if the prefiller works ahead."""
         while len(running) < self.settings.slots:
-            if not ready and not self._prefill_next(source, ready, on_finished, on_failed):
-                return
+            if not ready and not self._prefill_next(source, ready, not running, on_finished,
+                                                    on_failed):  # fmt: skip
+                break
             if ready:
                 self._place(ready.popleft(), running)
+        self.prefiller.prefetch(source)
 
     def _prefill_next(
-        self, source: JobQueue, ready: deque[Prefilled], on_finished: Finished, on_failed: Failed
+        self,
+        source: JobQueue,
+        ready: deque[Prefilled],
+        wait: bool,
+        on_finished: Finished,
+        on_failed: Failed,
     ) -> bool:
-        """Prefill the next group into `ready` (or finish or fail it); False when none left."""
-        group = source.next_group()
-        if not group:
+        """The next group's prefill into `ready` (or finished, or failed); False when none
+        is done (without `wait`) or none is left."""
+        outcome = self.prefiller.next(source, wait)
+        if outcome is None:
             return False
-        started = time.perf_counter()
-        try:
-            prefilled = prefill(self.model, group)
-        except EngineUnsupported:
-            raise
-        except Exception as err:
+        self.stats.prefill_wait_s += outcome.waited_s
+        if outcome.prefilled is None:
+            if isinstance(outcome.error, EngineUnsupported):
+                raise outcome.error
+            error = outcome.error or RuntimeError("prefill failed")
             release_device_memory()
-            source.retry([r for job in group if (r := on_failed(job, err)) is not None])
+            source.retry([r for job in outcome.group if (r := on_failed(job, error)) is not None])
             return True
-        self.stats.prefills += len(group)
-        self.stats.prefill_s += time.perf_counter() - started
-        for entry in prefilled:
+        self.stats.prefills += len(outcome.group)
+        self.stats.prefill_s += outcome.seconds
+        for entry in outcome.prefilled:
             if self._done([entry.first], entry.job):
-                on_finished([Done(entry.job.key, [entry.first], time.perf_counter() - started)])
+                seconds = time.perf_counter() - entry.started
+                on_finished([Done(entry.job.key, [entry.first], seconds)])
             else:
                 ready.append(entry)
         return True
@@ -319,6 +332,7 @@ class DecodeEngine:
         """Capture `_step` as a CUDA graph; on failure steps stay eager. The cache may hold
         running sequences (it grew): the warm-up steps write only columns right of the write
         column, and the mask, tokens and positions they change are put back."""
+        self.prefiller.quiesce()
         column, started = cache.column, time.perf_counter()
         saved = (cache.mask.clone(), self._tokens.clone(), self._positions.clone())
         try:

@@ -34,7 +34,8 @@ class Stats:
     """Where the engine's time went (host clock; both phases end in a device sync)."""
 
     prefills: int = 0
-    prefill_s: float = 0.0
+    prefill_s: float = 0.0  # the prefills' own time (on a worker thread with overlap_prefill)
+    prefill_wait_s: float = 0.0  # how long decoding waited for prefills (all of them inline)
     steps: int = 0
     step_s: float = 0.0
     busy_slots: int = 0  # summed over steps: how full the slots were
@@ -55,3 +56,4 @@ class Settings:
     graphs: bool = True  # on CUDA, when not invariant
     invariant_rows: int = 32  # row-block height of batch-invariant products
     blocks: bool = False  # attention reads each slot's own column blocks only (`hf_blocks`)
+    overlap: bool = False  # prefill on a worker thread while decoding (`hf_prefillers`)
