@@ -21,6 +21,7 @@ from tests.megabench.test_aggregation import (
 )
 from vlmscope.tracks.megabench.aggregation import TaskResult
 from vlmscope.tracks.megabench.keywords import load_task_meta
+from vlmscope.tracks.megabench.single_image import single_image_entries
 
 CASES_FILE = Path(__file__).resolve().parent / "official_aggregation_cases.jsonl"
 CASES = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines()]
@@ -47,3 +48,15 @@ def test_official_aggregation_case(case: dict[str, Any], all_meta: dict[str, Any
     assert_single_image_reproduced(
         results, single["task_results"], single["summary_and_keyword_stats"], all_meta
     )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_single_image_entries_are_the_official_subset(
+    case: dict[str, Any], all_meta: dict[str, Any]
+) -> None:
+    """The SI bootstrap's input (entries of `data_with_scores.json`) holds the official subset's
+    rows in its order, a repeated task placed by its later entry's eval type (a002, a003)."""
+    rows = case["inputs"]["task_results"]
+    entries = [{"task_name": r["name"], "eval_type": r["eval_type"], "row": r} for r in rows]
+    chosen = single_image_entries(entries, all_meta)
+    assert [e["row"] for e in chosen] == case["expected"]["single_image"]["task_results"]

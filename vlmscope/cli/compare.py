@@ -18,8 +18,9 @@ DESCRIPTION = """\
 Compare models on the same items, track by track, with paired 95% intervals:
   MEGA-Bench   overall, Core, Open and every keyword: difference A - B, a two-stage bootstrap
                (tasks within the macro average, queries within tasks), p-value; the tasks that
-               move most, both ways; the single-image overall by the same bootstrap over the
-               single-image tasks alone (n/a, with the reason, for summaries without its interval)
+               move most, both ways; the single-image overall, Core and Open by the same
+               bootstrap over the single-image tasks alone (n/a, with the reason, for summaries
+               without their intervals or models sharing no single-image task of that set)
   SimpleVQA    CO, IN, NA, CGA, F: paired bootstrap differences; McNemar's exact test on
                correct / not correct; per task category and language
   ProBench,    P(A beats B) from the joint Bradley-Terry board, over the board's own bootstrap

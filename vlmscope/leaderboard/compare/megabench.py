@@ -1,5 +1,5 @@
 """MEGA-Bench, compared as it aggregates: Core, Open, overall, every keyword and the
-single-image overall, paired.
+single-image overall, Core and Open, paired.
 
 Each model's counted queries are the ones its summary counts (Core tasks of its chosen prompt
 setting, Open tasks with CoT), keyed `task/query`. The queries every compared model has are
@@ -10,8 +10,8 @@ matrix of many models comes from one set of rounds. The macro averages are the s
 (its `intervals.tasks` and `keyword_tasks` say which tasks each averages; a summary written
 without them falls back to the details' eval types and the packaged task metadata). With the
 same queries on both sides the point difference is the difference of the two summaries. The
-single-image overall is the same bootstrap over the single-image tasks alone
-(`megabench_single_image.py`), as the summary's own interval of it is.
+single-image overall, Core and Open are the same bootstrap over the single-image tasks alone
+(`megabench_single_image.py`), as the summary's own intervals of them are.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 from vlmscope.leaderboard.compare.alignment import align
 from vlmscope.leaderboard.compare.megabench_single_image import (
     SubsetQueries,
-    single_image_number,
+    single_image_numbers,
     single_image_queries,
 )
 from vlmscope.leaderboard.compare.pairs import Compared, ListTable, PairComparison, PairedNumber
@@ -106,15 +106,18 @@ def compare_megabench(
     pairs = [(i, j) for i in range(len(models)) for j in range(i + 1, len(models))]
     estimates = _pair_estimates(draws, pairs, len(models))
     subset = single_image_queries(store, track, models, layout, keys, first.task_of)
-    si_point: np.ndarray | None = None
-    si_estimates: list[list[Interval | None]] = [[] for _ in pairs]
+    si_rows: list[tuple[PairedNumber, ...] | None] = [None for _ in pairs]
     if isinstance(subset, SubsetQueries):
         si_draws = _draws(counted_by, models, subset.keys, subset.layout, rounds=rounds, seed=seed)
-        si_point, si_estimates = si_draws.point, _pair_estimates(si_draws, pairs, len(models))
+        si_estimates = _pair_estimates(si_draws, pairs, len(models))
+        si_rows = [
+            _numbers(subset.layout, si_draws.point, si_estimates[p], i, j)[: len(HEADLINES)]
+            for p, (i, j) in enumerate(pairs)
+        ]
     items = _items_text(layout, len(keys))
     method = (
-        f"{METHOD}; {rounds} rounds, seed {seed}; the single-image overall by the same bootstrap "
-        "over the single-image tasks alone; difference = first model - second"
+        f"{METHOD}; {rounds} rounds, seed {seed}; the single-image overall, Core and Open by the "
+        "same bootstrap over the single-image tasks alone; difference = first model - second"
     )
     comparisons = [
         PairComparison(
@@ -125,7 +128,7 @@ def compare_megabench(
             method=method,
             numbers=_with_single_image(
                 _numbers(layout, draws.point, estimates[p], i, j),
-                single_image_number(subset, si_point, si_estimates[p], i, j),
+                single_image_numbers(subset, si_rows[p]),
             ),
             tables=(
                 _movers(layout, draws.task_means[:, i] - draws.task_means[:, j], models, i, j),
@@ -158,10 +161,10 @@ def _draws(
 
 
 def _with_single_image(
-    numbers: tuple[PairedNumber, ...], single: PairedNumber
+    numbers: tuple[PairedNumber, ...], single: tuple[PairedNumber, ...]
 ) -> tuple[PairedNumber, ...]:
-    """The single-image overall among the headline numbers, after overall, Core and Open."""
-    return (*numbers[: len(HEADLINES)], single, *numbers[len(HEADLINES) :])
+    """The single-image rows among the headline numbers, after overall, Core and Open."""
+    return (*numbers[: len(HEADLINES)], *single, *numbers[len(HEADLINES) :])
 
 
 def _query(key: str) -> int:

@@ -1,35 +1,48 @@
-"""MEGA-Bench's single-image overall, compared as the summary's own interval of it was made.
+"""MEGA-Bench's single-image overall, Core and Open, compared as the summary's own intervals of
+them were made.
 
 The summary's `intervals.single_image` is the full benchmark's two-stage bootstrap run over the
 single-image tasks alone (`subset_intervals`); the comparison does the same with the shared
-queries of those tasks, every model on the same draws, so the pair's difference has a paired
-interval and a p-value by exactly the method of the full overall (`megabench.py`). The
+queries of those tasks, every model on the same draws, so each pair's differences have paired
+intervals and p-values by exactly the method of the full overall, Core and Open (`megabench.py`
+computes the rows, this module names them and says why one has no number). The
 single-image tasks are those of the `input_num` keyword `1-image` in the macro layout, which is
 the subset's own rule (`num_input == "1-image"`, `single_image.py`) over the summary's recorded
-keyword tasks. A summary written before the subset's intervals were recorded gets the row with
-no numbers and the reason.
+keyword tasks. A summary written before the subset's intervals were recorded gets the rows with
+no numbers and the reason, as do models that share no single-image task; a number of a set
+with no shared single-image task (and the overall without both sets) is a reason, never NaN.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
-
-import numpy as np
 
 from vlmscope.leaderboard.compare.pairs import PairedNumber
 from vlmscope.leaderboard.megabench_headline_ci import no_interval_reason
 from vlmscope.leaderboard.result_store import ResultStore
-from vlmscope.stats.intervals import Interval
-from vlmscope.tracks.megabench.intervals import SINGLE_IMAGE_KEY, MacroLayout, macro_layout
+from vlmscope.tracks.megabench.intervals import (
+    HEADLINES,
+    SINGLE_IMAGE_KEY,
+    MacroLayout,
+    macro_layout,
+)
 from vlmscope.tracks.megabench.single_image import SINGLE_IMAGE_NUM_INPUT
 
 LABEL = "single-image overall"
+LABELS = {"overall": LABEL, "core": "single-image Core", "open": "single-image Open"}
+"""The rows' labels, by the headline each is the subset's version of."""
 INTERVAL = ("intervals", SINGLE_IMAGE_KEY, "overall")
 NOT_SHARED = "none of the single-image tasks is counted for every model compared"
 ONE_SET = "needs Core and Open single-image tasks"
+EMPTY = {
+    "overall": ONE_SET,
+    "core": "no single-image Core task is counted for every model compared",
+    "open": "no single-image Open task is counted for every model compared",
+}
+"""Why a row has no number although the subset has shared queries."""
 
 
 @dataclass(frozen=True)
@@ -71,22 +84,18 @@ def single_image_queries(
     return SubsetQueries(tuple(chosen), subset)
 
 
-def single_image_number(
-    subset: SubsetQueries | str,
-    point: np.ndarray | None,
-    estimates: Sequence[Interval | None],
-    i: int,
-    j: int,
-) -> PairedNumber:
-    """The row of the pair (models `i`, `j`): the subset's overall of each with the paired
-    difference (`point` and `estimates` from the subset's draws), or why there is none."""
-    if isinstance(subset, str) or point is None:
-        return PairedNumber(LABEL, None, None, None, note=str(subset))
-    if not {"rule", "llm"} <= set(subset.layout.eval_types):
-        return PairedNumber(LABEL, None, None, None, note=ONE_SET)
-    g = subset.layout.group("overall")
-    a, b = point[g, i], point[g, j]
-    return PairedNumber(LABEL, float(a), float(b), estimates[g])
+def single_image_numbers(
+    subset: SubsetQueries | str, headline: Sequence[PairedNumber] | None
+) -> tuple[PairedNumber, ...]:
+    """The single-image overall, Core and Open rows of a pair. `headline` holds the subset's
+    overall, Core and Open as the full benchmark's rows are made (the same paired draws and
+    rules, over the subset's layout), None when `subset` says why there are none."""
+    if isinstance(subset, str) or headline is None:
+        return tuple(PairedNumber(LABELS[h], None, None, None, note=str(subset)) for h in HEADLINES)
+    return tuple(
+        replace(row, label=LABELS[h], note=EMPTY[h] if row.estimate is None else row.note)
+        for h, row in zip(HEADLINES, headline, strict=True)
+    )
 
 
 def _recorded(scores: Mapping[str, Any]) -> bool:

@@ -7,13 +7,15 @@ the task-level mean over the tasks whose metadata says `num_input == "1-image"` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from vlmscope.tracks.megabench.aggregation import TaskResult
 from vlmscope.tracks.megabench.keywords import TaskMeta
 
 SINGLE_IMAGE_NUM_INPUT = "1-image"
+
+_Item = TypeVar("_Item")
 
 
 def is_single_image_task(name: str, all_meta: Mapping[str, TaskMeta]) -> bool:
@@ -28,23 +30,37 @@ def single_image_subset(
 
     Within each set the input order is kept, so the written `task_results.json` equals the official
     one entry for entry. Tasks of any other eval type are not part of either set and are dropped.
-    A task named more than once is placed by its later entry's eval type (the official filter reads
-    the `collect_task_metadata` dict) but listed with every one of its entries, as the official
-    `process_subset_results` lists the rows of `task_results.json` whose name passed that filter.
+    A task named more than once is placed as `_core_then_open` says.
     """
-    final_type = {r.name: r.eval_type for r in results}
-    selected = [r for r in results if is_single_image_task(r.name, all_meta)]
-    core = [r for r in selected if final_type[r.name] == "rule"]
-    open_tasks = [r for r in selected if final_type[r.name] == "llm"]
-    return core + open_tasks
+    return _core_then_open(results, lambda r: (r.name, r.eval_type), all_meta)
 
 
 def single_image_entries(
     task_entries: Sequence[Mapping[str, Any]], all_meta: Mapping[str, TaskMeta]
 ) -> list[Mapping[str, Any]]:
-    """The SI tasks among `data_with_scores.json` entries (each named by `task_name`), in the
-    order of `single_image_subset`: Core first, then Open."""
-    selected = [t for t in task_entries if is_single_image_task(str(t["task_name"]), all_meta)]
-    return [t for t in selected if t["eval_type"] == "rule"] + [
-        t for t in selected if t["eval_type"] == "llm"
+    """The SI tasks among `data_with_scores.json` entries (each named by `task_name`), chosen and
+    ordered as `single_image_subset` chooses and orders task results, so the subset's intervals
+    are made over the same tasks, in the same order, as its scores."""
+    return _core_then_open(
+        task_entries, lambda t: (str(t["task_name"]), str(t["eval_type"])), all_meta
+    )
+
+
+def _core_then_open(
+    items: Sequence[_Item],
+    name_and_type: Callable[[_Item], tuple[str, str]],
+    all_meta: Mapping[str, TaskMeta],
+) -> list[_Item]:
+    """The SI items, Core first then Open, each set in input order.
+
+    A task named more than once is placed by its later entry's eval type (the official filter
+    reads the `collect_task_metadata` dict, where the later entry wins) but listed with every one
+    of its entries, as the official `process_subset_results` lists the rows of
+    `task_results.json` whose name passed that filter.
+    """
+    named = [(item, *name_and_type(item)) for item in items]
+    final_type = {name: kind for _, name, kind in named}
+    selected = [(item, name) for item, name, _ in named if is_single_image_task(name, all_meta)]
+    return [item for item, name in selected if final_type[name] == "rule"] + [
+        item for item, name in selected if final_type[name] == "llm"
     ]
