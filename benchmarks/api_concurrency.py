@@ -41,6 +41,9 @@ are the medians.
 
     python benchmarks/api_concurrency.py --server-max-in-flight 16 [--requests 3000]
     python benchmarks/api_concurrency.py --server-per-second 200 [--burst 10]
+
+The stub's process and the requests are in `api_workload.py`, the rate-limited mode in
+`api_rate_limited.py`.
 """
 
 from __future__ import annotations
@@ -53,16 +56,16 @@ import multiprocessing
 import os
 import sys
 import time
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tests.servers import OpenAIStub, RateLimited  # noqa: E402
+from api_rate_limited import rate_limited  # noqa: E402
+from api_workload import photo_images, prompts, serve_stub  # noqa: E402
+
 from vlmscope.config import OpenAIModelConfig  # noqa: E402
-from vlmscope.messages import Request, user_request  # noqa: E402
 from vlmscope.models import openai_compat  # noqa: E402
 from vlmscope.models.images import apply_image_budget  # noqa: E402
 from vlmscope.models.openai_body import encode_body  # noqa: E402
@@ -161,127 +164,6 @@ def raw_socket_rate(
     cpu_started = time.process_time()
     rate = asyncio.run(run())
     return rate, 1000.0 * (time.process_time() - cpu_started) / (count // concurrency * concurrency)
-
-
-def serve_stub(
-    latency_s: float, connection: Connection, limits: dict[str, Any] | None = None
-) -> None:
-    """In the server process: report the URL, then answer each "stats" with max in flight
-    (and, rate-limited, the requests accepted and refused), counting afresh after each."""
-    if limits:  # the limiter holds the latency, so that a refusal is answered at once
-        server = RateLimited(service_s=latency_s, **limits)
-        stub = OpenAIStub(server)
-    else:
-        server, stub = None, OpenAIStub(latency_s=latency_s)
-    with stub:
-        connection.send(stub.base_url)
-        while connection.recv() == "stats":
-            if server is None:
-                connection.send(stub.max_in_flight)
-            else:
-                connection.send((stub.max_in_flight, server.accepted, server.refused))
-                server.accepted = server.refused = 0
-            stub.max_in_flight = 0
-
-
-def rate_limited_run(
-    base_url: str, concurrency: int, count: int, *, adaptive: bool
-) -> tuple[float, int, dict[str, int]]:
-    """Answered requests per second, failures and the backend's stats: a cold start (fresh
-    backend, no warm-up), default retry settings."""
-    config = OpenAIModelConfig(
-        backend="openai",
-        name="bench",
-        base_url=base_url,
-        model="bench",
-        concurrency=concurrency,
-        adaptive_concurrency=adaptive,
-    )
-    with OpenAIBackend(config) as backend:
-        started = time.perf_counter()
-        responses = backend.generate(prompts(count, "timed"))
-        elapsed = time.perf_counter() - started
-        stats = backend.stats
-    ok = sum(r.ok for r in responses)
-    return ok / elapsed, len(responses) - ok, stats
-
-
-def rate_limited(
-    args: argparse.Namespace, ours: Connection, base_url: str, latency_s: float
-) -> None:
-    """The fixed sweep and the adaptive run, `--repeats` rounds of each in turn (so a busy
-    spell of the machine hits all alike); prints each run's best round and the ratio."""
-    capacity = []
-    if args.server_max_in_flight:
-        capacity.append(f"{args.server_max_in_flight} in flight "
-                        f"(at most {args.server_max_in_flight / latency_s:.0f} req/s)")  # fmt: skip
-    if args.server_per_second:
-        capacity.append(f"{args.server_per_second:g} req/s (burst {args.burst:g})")
-    print(f"server: {' and '.join(capacity)}, latency {args.latency_ms:g} ms "
-          f"+-{100 * args.latency_jitter:g}%, 429 + Retry-After beyond; {args.requests} requests "
-          f"per run, each from a cold start; best of {args.repeats} rounds")  # fmt: skip
-    top = max(args.concurrency)
-    runs = [(f"fixed {c}", c, False) for c in args.concurrency] + [(f"adaptive {top}", top, True)]
-    results: dict[str, list[tuple[float, int, int, int, str]]] = {name: [] for name, _, _ in runs}
-    ours.send("stats")
-    ours.recv()
-    for _ in range(args.repeats):
-        for name, concurrency, adaptive in runs:
-            rate, failed, stats = rate_limited_run(
-                base_url, concurrency, args.requests, adaptive=adaptive
-            )
-            ours.send("stats")
-            peak, _, refused = ours.recv()
-            limits = f"{stats['concurrency_min']}/{stats['concurrency_final']}"
-            results[name].append((rate, failed, refused, peak, limits))
-    print(f"{'run':>12} {'ok req/s':>9} {'median':>7} {'failed':>6} {'429s':>6} "
-          f"{'max in flight':>13} {'limit min/final':>15}")  # fmt: skip
-    best: dict[str, float] = {}
-    median: dict[str, float] = {}
-    for name, _, _ in runs:
-        rounds = sorted(results[name], reverse=True)
-        rate, failed, refused, peak, limits = rounds[0]
-        best[name], median[name] = rate, rounds[len(rounds) // 2][0]
-        print(f"{name:>12} {rate:>9.1f} {median[name]:>7.1f} {failed:>6} {refused:>6} "
-              f"{peak:>13} {limits:>15}")  # fmt: skip
-    adaptive_name = runs[-1][0]
-    fixed_best = max((n for n, _, a in runs if not a), key=best.__getitem__)
-    fixed_median = max((n for n, _, a in runs if not a), key=median.__getitem__)
-    print(f"adaptive / best fixed ({fixed_best}): {best[adaptive_name] / best[fixed_best]:.2f} "
-          f"(best rounds; medians: {median[adaptive_name] / median[fixed_median]:.2f} vs "
-          f"{fixed_median}); goal >= 0.9")  # fmt: skip
-
-
-def prompts(
-    count: int, label: str, images: tuple[bytes, ...] = (), reuse: int = 1
-) -> list[Request]:
-    """`count` questions; with images, request i carries copies of them that differ (bytes
-    after the JPEG's end, which decoders ignore) from those of any request outside its run of
-    `reuse`."""
-    return [
-        user_request(
-            *(image + f"{label}-{i // reuse}".encode() for image in images),
-            f"{label} question {i}: what colour is it?",
-        )
-        for i in range(count)
-    ]
-
-
-def photo_images(count: int, side: int) -> tuple[bytes, ...]:
-    """`count` JPEG images of `side` x 3/4 `side` pixels of noise (nothing for a codec to skip)."""
-    import io
-
-    import numpy as np
-    from PIL import Image
-
-    rng = np.random.default_rng(0)
-    out = []
-    for _ in range(count):
-        pixels = rng.integers(0, 256, (side * 3 // 4, side, 3), dtype=np.uint8)
-        buffer = io.BytesIO()
-        Image.fromarray(pixels).save(buffer, "JPEG", quality=90)
-        out.append(buffer.getvalue())
-    return tuple(out)
 
 
 def main() -> None:
