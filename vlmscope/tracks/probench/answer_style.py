@@ -1,12 +1,16 @@
-"""An answer's style metadata (length and markdown counts), as ProBench records it.
+"""An answer's style metadata (length and markdown counts), as ProBench's scorer measures it.
 
-The official answer script stores, per answer, `token_len` (tiktoken's `gpt-3.5-turbo` encoding,
-cl100k_base, on the turns' outputs stripped and joined with newlines) and the markdown counts
-after code blocks are removed; its scorer measures the baseline on the reference answers joined
-with spaces. The encoding is a download that an offline machine does not have, so the default
-here counts whitespace-separated words, the same way for both sides (style control compares
-the two sides, so one unit for both matters more than which unit); `cl100k_base` is there for a
-machine that has tiktoken and its cached encoding. The summary says which was used.
+The official answer script stores a `conv_metadata` per answer, but the scorer
+(`show_result.py`) does not read it: it measures both sides again, and those are the numbers
+style control fits. The judged model's turns: `token_len` (tiktoken's `gpt-3.5-turbo` encoding,
+cl100k_base) on the turns stripped and joined with spaces, the markdown counts (code blocks
+removed first) on the turns as they are, unstripped, joined with spaces. The baseline's
+reference answers: both on the turns joined with spaces. Spaces, not newlines, so a header
+opening a later turn is not at a line start and does not count. The encoding is a download
+that an offline machine does not have, so the default here counts whitespace-separated words,
+the same way for both sides (style control compares the two sides, so one unit for both
+matters more than which unit); `cl100k_base` is there for a machine that has tiktoken and its
+cached encoding. The summary says which was used.
 """
 
 from __future__ import annotations
@@ -21,18 +25,20 @@ TokenCounter = Literal["words", "cl100k_base"]
 
 
 def model_answer_style(turns: Sequence[str], counter: TokenCounter) -> dict[str, Any]:
-    """The judged model's answers: each turn stripped, joined with newlines (the answer script)."""
-    return _style("\n".join(turn.strip() for turn in turns), counter)
+    """The judged model's answers: tokens of the turns stripped, markdown of the turns as they
+    are (a trailing `# ` or `- ` is a header or list item only unstripped), joined with spaces."""
+    return _style(" ".join(turn.strip() for turn in turns), " ".join(turns), counter)
 
 
 def baseline_answer_style(turns: Sequence[str], counter: TokenCounter) -> dict[str, Any]:
-    """The baseline's answers (the rows' `gpt` turns): joined with spaces (the scorer)."""
-    return _style(" ".join(turns), counter)
+    """The baseline's answers (the rows' `gpt` turns): joined with spaces, unstripped."""
+    text = " ".join(turns)
+    return _style(text, text, counter)
 
 
-def _style(text: str, counter: TokenCounter) -> dict[str, Any]:
-    """`{token_len, header_count, list_count, bold_count}` of one text."""
-    return {"token_len": count_tokens(text, counter), **answer_style_counts(text)}
+def _style(tokens_of: str, markdown_of: str, counter: TokenCounter) -> dict[str, Any]:
+    """`{token_len, header_count, list_count, bold_count}`, in the scorer's key order."""
+    return {"token_len": count_tokens(tokens_of, counter), **answer_style_counts(markdown_of)}
 
 
 def count_tokens(text: str, counter: TokenCounter) -> int:

@@ -233,14 +233,12 @@ def _words(turns: tuple[Turn, ...], role: str | None = None) -> int:
 
 
 def _style(turns: tuple[Turn, ...], suffix: str) -> dict[str, dict[str, int]]:
-    """Markdown counts of every assistant answer (code blocks removed), summed over turns."""
-    total: dict[str, dict[str, int]] = {}
-    for answer in (t.text for t in turns if t.role == "assistant"):
-        for key, counts in answer_style_counts(answer).items():
-            into = total.setdefault(f"{key}{suffix}", dict.fromkeys(counts, 0))
-            for name, count in counts.items():
-                into[name] += count
-    return total
+    """Markdown counts of the assistant answers joined with newlines, as FastChat's
+    `add_markdown_info.py` counts a conversation; not a sum over turns, since a list marker
+    ending one answer then counts on the next line's text, and code removal and fences span
+    the turns."""
+    answers = "\n".join(t.text for t in turns if t.role == "assistant")
+    return {f"{key}{suffix}": counts for key, counts in answer_style_counts(answers).items()}
 
 
 def conv_metadata(row: BattleRow) -> dict[str, Any]:

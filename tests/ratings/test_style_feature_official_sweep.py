@@ -1,0 +1,57 @@
+"""Style features before the fit against the official code (official_sweep/README.md): FastChat's
+`preprocess_for_style` on `conv_metadata` (int and dict counts, counts past int32) and
+arena-hard v2's length and markdown-density features on answer metadata (computed upstream in
+float32, hence the tolerance)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vlmscope.ratings.boards.arena_hard_v2 import v2_style_features
+from vlmscope.ratings.fits.style_control import battle_style_features
+from vlmscope.ratings.inputs.battles import Battles
+from vlmscope.ratings.inputs.verdict_battles import JudgedScore
+from vlmscope.ratings.inputs.verdict_records import AnswerStyle
+
+CASES_FILE = Path(__file__).resolve().parent / "official_sweep" / "style_feature_cases.json"
+
+
+@cache
+def cases() -> dict[str, list[dict[str, Any]]]:
+    loaded: dict[str, list[dict[str, Any]]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))
+    return loaded
+
+
+def test_the_cases_include_counts_past_int32() -> None:
+    for board in ("fastchat", "arena_hard_v2"):
+        assert {case["mode"] for case in cases()[board]} == {"normal", "huge"}
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_fastchat_features(index: int) -> None:
+    case = cases()["fastchat"][index]
+    got = battle_style_features(Battles.from_records(case["records"], style=True))
+    np.testing.assert_allclose(got, case["features"], rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_arena_hard_v2_features(index: int) -> None:
+    case = cases()["arena_hard_v2"][index]
+    scores = [
+        JudgedScore(
+            uid=f"u{k}",
+            model="m",
+            baseline="base",
+            score=1.0,
+            model_style=AnswerStyle.from_metadata(row["model_metadata"]),
+            baseline_style=AnswerStyle.from_metadata(row["baseline_metadata"]),
+        )
+        for k, row in enumerate(case["rows"])
+    ]
+    np.testing.assert_allclose(v2_style_features(scores), case["features"], rtol=1e-5, atol=1e-5)
