@@ -1,4 +1,4 @@
-"""Request and backend builders shared by the model tests."""
+"""Request and backend builders shared by the model tests, and a way to make a forward fail."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from vlmscope.config import HFModelConfig
@@ -42,3 +43,20 @@ def mixed_requests(count: int = 12) -> list[Request]:
             )
         )
     return requests
+
+
+class OutOfMemoryError(RuntimeError):
+    """Named as torch.cuda's error is: the backends recognise out-of-memory by the name."""
+
+
+def patch_forward(monkeypatch: pytest.MonkeyPatch, model: Any, fail: Any) -> None:
+    """Make `model`'s forward raise what `fail(input_ids)` returns (None: run as usual)."""
+    real = model.forward
+
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        error = fail(kwargs["input_ids"])
+        if error is not None:
+            raise error
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(model, "forward", forward)

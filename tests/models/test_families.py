@@ -15,7 +15,7 @@ from typing import Any, get_args
 
 import pytest
 
-from tests.models.helpers import backend, mixed_requests, png
+from tests.models.helpers import OutOfMemoryError, backend, mixed_requests, png
 from vlmscope.config import HFModelConfig, RunConfig
 from vlmscope.hub_export import load_folder
 from vlmscope.messages import GenerationParams, Request, Response, cache_key, user_request
@@ -227,9 +227,6 @@ def test_a_family_that_cannot_batch_multi_image_falls_back(
 def test_out_of_memory_shrinks_later_batches(
     family_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class OutOfMemoryError(RuntimeError):  # the name torch.cuda's error has
-        pass
-
     real = hf._run_batch
     sizes: list[int] = []
 

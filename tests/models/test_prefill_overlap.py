@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
 
-from tests.models.helpers import backend, mixed_requests
+from tests.models.helpers import OutOfMemoryError, backend, mixed_requests, patch_forward
 from vlmscope.messages import GenerationParams, ImagePart, Response, Status, user_request
 from vlmscope.models import hf_prefillers
 from vlmscope.models.hf_jobs import JobQueue
@@ -58,26 +59,20 @@ def test_decoding_goes_on_while_the_next_group_is_prefilled(
 def test_a_failed_group_and_a_failed_decode_step_lose_and_repeat_nothing(
     tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class OutOfMemoryError(RuntimeError):  # the name torch.cuda's error has
-        pass
-
     requests = mixed_requests(10)
     broken = user_request(ImagePart(b"not an image", name="broken.png"), "What is this?")
     reference = backend(tiny_dirs["llava"], batch_size=1).generate(requests)
     overlapped = backend(tiny_dirs["llava"], batch_size=6, prefill_batch=3, overlap_prefill=True)
-    model = overlapped._load().model
-    real_forward = model.forward
     failures = 0
 
-    def forward(*args: Any, **kwargs: Any) -> Any:  # decode steps over more than 3 slots fail
+    def oom(ids: torch.Tensor) -> Exception | None:  # decode steps over more than 3 slots fail
         nonlocal failures
-        ids = kwargs["input_ids"]
         if ids.shape == (len(ids), 1) and len(ids) > 3:
             failures += 1
-            raise OutOfMemoryError("CUDA out of memory")
-        return real_forward(*args, **kwargs)
+            return OutOfMemoryError("CUDA out of memory")
+        return None
 
-    monkeypatch.setattr(model, "forward", forward)
+    patch_forward(monkeypatch, overlapped._load().model, oom)
     got = overlapped.generate([*requests[:4], broken, *requests[4:]])
     assert got[4].status is Status.REQUEST_FAILED and got[4].error
     assert texts(got[:4] + got[5:]) == texts(reference)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import torch
 
-from tests.models.helpers import backend, mixed_requests
+from tests.models.helpers import OutOfMemoryError, backend, mixed_requests, patch_forward
 from vlmscope.messages import ImagePart, Response, Status, user_request
 from vlmscope.models import hf, hf_prefillers
 from vlmscope.models.hf_slots import SlotCache
@@ -18,19 +18,6 @@ from vlmscope.models.hf_slots import SlotCache
 
 def answers(responses: list[Response]) -> list[tuple[str, int, int]]:
     return [(r.text, r.usage.prompt_tokens, r.usage.completion_tokens) for r in responses]
-
-
-def patch_forward(monkeypatch: pytest.MonkeyPatch, model: Any, fail: Any) -> None:
-    """Make `model`'s forward raise what `fail(input_ids)` returns (None: run as usual)."""
-    real = model.forward
-
-    def forward(*args: Any, **kwargs: Any) -> Any:
-        error = fail(kwargs["input_ids"])
-        if error is not None:
-            raise error
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(model, "forward", forward)
 
 
 def test_a_failed_group_is_prefilled_again_alone_and_only_the_bad_request_fails(
@@ -60,9 +47,6 @@ def test_a_failed_group_is_prefilled_again_alone_and_only_the_bad_request_fails(
 def test_out_of_memory_in_a_decode_step_halves_the_slots(
     tiny_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    class OutOfMemoryError(RuntimeError):  # the name torch.cuda's error has
-        pass
-
     requests = mixed_requests(12)
     reference = backend(tiny_dirs["llava"], batch_size=1).generate(requests)
     slots = backend(tiny_dirs["llava"], batch_size=8)
