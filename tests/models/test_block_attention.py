@@ -41,8 +41,7 @@ def test_each_slot_lists_the_run_of_blocks_from_its_first_column_to_the_write_co
         for row, count in zip(blocks.indices.flatten(1), blocks.counts.flatten(), strict=True)
     ]
     assert listed == [[0, 1, 2], [1, 2], [2], [2], [2]]
-    # the host's count of what a step reads agrees with the device's lists
-    assert blocks.columns_read([100, 230, 383, 300]) == BLOCK * int(blocks.counts.sum())
+    assert blocks.columns_read() == 8 * BLOCK
 
     cache.shift(-100)  # the lists follow the cache's columns
     cache.mask.index_fill_(3, cache.write_at, True)
@@ -114,12 +113,18 @@ def test_blocks_give_the_dense_answers_and_read_fewer_bytes(
     requests = mixed_requests(12)
     dense = backend(tiny_dirs["llava"], batch_size=5)
     blocks = backend(tiny_dirs["llava"], batch_size=5, decode_attention="blocks")
-    assert [r.text for r in blocks.generate(requests)] == [r.text for r in dense.generate(requests)]
+    responses = blocks.generate(requests)
+    assert [r.text for r in responses] == [r.text for r in dense.generate(requests)]
     dense_stats, block_stats = dense.engine_stats, blocks.engine_stats
     assert dense_stats is not None and block_stats is not None
     layers = blocks._load().model.config.get_text_config().num_hidden_layers
     assert len(calls) == block_stats.steps * layers  # every decode step, every layer
     assert all(shape[0] == 5 and shape[2] == 1 for shape in calls)  # slots, one query each
+    engine = blocks._engine
+    assert engine is not None and engine.cache is not None
+    # a freed slot lists only the columns written since (none of its last sequence's prompt)
+    shortest = min(r.usage.prompt_tokens for r in responses)
+    assert int(engine.cache.mask.sum(-1).max()) < shortest
     # per step (how many steps there are depends on when encoded inputs arrive)
     per_step = [s.cache_bytes_read / s.steps for s in (block_stats, dense_stats)]
     assert per_step[0] < per_step[1]

@@ -59,7 +59,8 @@ class SlotBlocks:
 
     def refresh(self) -> None:
         """Each slot's run of blocks, from its first own column to the write column (whose
-        mask column is already set). A free slot reads the write column's block only."""
+        mask column is already set). A slot freed since its last request (its mask cleared)
+        reads from the column it was freed at."""
         own = self.cache.mask[:, 0, 0]
         first = own.to(torch.uint8).argmax(-1) // BLOCK  # argmax: the first True column
         last = self.cache.write_at // BLOCK
@@ -67,12 +68,9 @@ class SlotBlocks:
         blocks = (first.unsqueeze(-1) + self._offsets).clamp_(max=len(self._offsets) - 1)
         self.indices.copy_(blocks.view(self.indices.shape))
 
-    def columns_read(self, starts: list[int]) -> int:
-        """Columns one step reads over all slots, given the running slots' first columns
-        (host arithmetic: what `refresh` lists, for the engine's traffic count)."""
-        last = self.cache.column // BLOCK
-        free = self.cache.slots - len(starts)
-        return BLOCK * (sum(last - start // BLOCK + 1 for start in starts) + free)
+    def columns_read(self) -> int:
+        """Columns the last step read over all slots: what its lists held (a host sync)."""
+        return BLOCK * int(self.counts.sum())
 
 
 def block_attention(

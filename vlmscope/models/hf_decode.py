@@ -246,7 +246,7 @@ class DecodeEngine:
             self._attend_densely(cache, err)
             self._run_step(cache, running)
         self._blocks_proven = self.blocks is not None
-        self.stats.cache_bytes_read += self._bytes_read(cache, running)
+        self.stats.cache_bytes_read += self._bytes_read(cache)
         cache.column += 1
         new_tokens = self._tokens[:, 0].tolist()
         self.stats.steps += 1
@@ -259,6 +259,7 @@ class DecodeEngine:
             if self._done(entry.tokens, entry.job):
                 del running[slot]
                 self._positions[slot, 0] = 0
+                cache.mask[slot].zero_()  # a free slot attends to nothing old (nor reads it)
                 finished.append(
                     Done(entry.job.key, entry.tokens, time.perf_counter() - entry.started)
                 )
@@ -301,13 +302,12 @@ class DecodeEngine:
         if note[:300] not in self.notes:
             self.notes.append(note[:300])
 
-    def _bytes_read(self, cache: SlotCache, running: dict[int, _Running]) -> int:
+    def _bytes_read(self, cache: SlotCache) -> int:
         """The slot keys and values a step's attention reads: all of them through the mask, or
         the listed blocks."""
         if self.blocks is None:
             return cache.nbytes
-        columns = self.blocks.columns_read([r.start for r in running.values()])
-        return cache.nbytes * columns // (cache.slots * cache.capacity)
+        return cache.nbytes * self.blocks.columns_read() // (cache.slots * cache.capacity)
 
     def _step(self, cache: SlotCache) -> None:
         """One token for every slot: the tensors a CUDA graph captures and replays."""
