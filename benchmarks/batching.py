@@ -233,19 +233,19 @@ def main(argv: list[str] | None = None) -> int:
 def report(timings: list[Timing], bound: tuple[float, float] | None, args: Any) -> bool:
     """Print the table; False if answers differ where they must not."""
     print(
-        f"{'engine':<16} {'one tok/s':>9} {'batch tok/s':>11} {'again tok/s':>11} "
+        f"{'engine':<20} {'one tok/s':>9} {'batch tok/s':>11} {'again tok/s':>11} "
         f"{'speed-up':>8} {'batched==alone':>14} {'peak GiB':>8}"
     )
     good = True
     for t in timings:
         single, batched = t.single_tokens / t.single_s, t.batched_tokens / t.batched_s
         print(
-            f"{t.engine:<16} {single:>9.0f} {batched:>11.0f} {t.batched_tokens / t.again_s:>11.0f} "
+            f"{t.engine:<20} {single:>9.0f} {batched:>11.0f} {t.batched_tokens / t.again_s:>11.0f} "
             f"{batched / single:>7.2f}x {t.same:>8}/{t.compared:<5} {t.peak_gib:>8.1f}"
             + ("" if t.failed == 0 else f"  {t.failed} failed")
         )
         for note in dict.fromkeys(t.notes):
-            print(f"{'':<16} note: {note}")
+            print(f"{'':<20} note: {note}")
         must_agree = args.dtype == "float32" or t.engine == "slots-invariant"
         good = good and t.failed == 0 and (t.same == t.compared or not must_agree)
     reference = {t.engine: t.answers for t in timings}.get("generate")
@@ -264,11 +264,11 @@ def report(timings: list[Timing], bound: tuple[float, float] | None, args: Any) 
         for t in timings:
             single, batched = t.single_tokens / t.single_s, t.batched_tokens / t.batched_s
             print(
-                f"{t.engine:<16} reaches {single / steps:.1%} of the bound one at a time, "
+                f"{t.engine:<20} reaches {single / steps:.1%} of the bound one at a time, "
                 f"{batched / (steps * args.batch_size):.1%} batched"
             )
             if t.decode is not None and t.decode.steps:
-                print(f"{t.engine:<16} {_decode_traffic(t.decode, weight_gb, bandwidth)}")
+                print(f"{t.engine:<20} {_decode_traffic(t.decode, weight_gb, bandwidth)}")
     return good
 
 
