@@ -31,9 +31,10 @@ run() {
   return 0
 }
 {
-  for layout in llava-2b smolvlm-2b; do
+  for layout in llava-2b smolvlm-2b; do  # profiled on the first layout only (time)
     run --config-from "$layout" --model-dir "$models/$layout" --batch-size 32 --n 64 \
-      --single-n 16 --engines slots,slots-blocks,slots-overlap,slots-blocks-overlap --profile
+      --single-n 16 --engines slots,slots-blocks,slots-overlap,slots-blocks-overlap \
+      $([ "$layout" = llava-2b ] && echo --profile)
   done
   echo "== the allocator growing its segments in place instead of new cudaMalloc blocks:"
   PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True run --config-from llava-2b \
