@@ -139,6 +139,7 @@ def text_prompt(
     params: GenerationParams,
     cot: bool,
     video_sampling: str,
+    first_row: QueryRow | None = None,
 ) -> BuiltPrompt:
     """The golden queries name images the golden does not ship: the model here answers from the
     golden file, so a text request stands in for the official prompt."""

@@ -7,18 +7,24 @@ of the dataset's demonstration text, so nothing is added here (the no-CoT settin
 Table 2 is a rewrite of that text, see `strip_cot`).
 
 Image budget per model: at most `max_images` images per query, of which demonstrations may use
-`in_context_images` (MEGA-Bench's `total_demo_video_frames`); video frames are sampled to fit;
-a query that still exceeds the budget is not answerable and gets the official skip text.
+`in_context_images` (MEGA-Bench's `total_demo_video_frames`): the first that many demonstration
+image placeholders are filled, by position (a repeated file counts each time). Video frames are
+sampled to fit (`frame_shares`); a query that still exceeds the budget is not answerable and gets
+the official skip text. The official code builds the task description and demonstration once
+per task, with the frame shares of the task's first query, so the task description's videos
+are sampled with the first query's share (`first_row`) whatever the query.
 Video files are decoded and sampled as the official code does (`video.py`); each kept frame then
 takes the image path (`media.py`, which also keeps the bytes out of memory until they are sent).
-Images are flattened on white and capped at `max_side` on the longer side. A media path is opened
-only once it resolves inside `data_dir` (`vlmscope.tracks.media_paths`).
+RGBA images are flattened on white and images capped at `max_side` on the longer side
+(`media.py`). A media path is opened only once it resolves inside `data_dir`
+(`vlmscope.tracks.media_paths`).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,9 +36,9 @@ from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.media import image_part, video_parts
 from vlmscope.tracks.megabench.rows import QueryRow, RowError
 from vlmscope.tracks.megabench.video import (
-    VIDEO_SUFFIXES,
     VideoHeader,
     VideoSampling,
+    is_video_file,
     sampling_gap,
 )
 
@@ -52,7 +58,34 @@ class BuiltPrompt:
 
 def is_video(path: Path) -> bool:
     """A video is a video file or, in vlmscope samples, a folder of frames."""
-    return path.suffix.lower() in VIDEO_SUFFIXES or path.is_dir()
+    return is_video_file(path) or path.is_dir()
+
+
+@dataclass(frozen=True)
+class FrameShares:
+    """The official `_set_sampling_config` for one query: frames per demonstration video,
+    frames per query video (task description videos count as the query's), what the query's
+    videos have between them (`spare`; the official code fails when it is not positive), and
+    the images the query would send."""
+
+    demo_frames: int
+    query_frames: int
+    spare: int
+    total: int
+
+
+def frame_shares(
+    budget: ImageBudget, example_media: Sequence[Path], query_media: Sequence[Path]
+) -> FrameShares:
+    demo_videos = sum(1 for p in example_media if is_video(p))
+    demo_images = min(budget.in_context_images, len(example_media) - demo_videos)
+    query_videos = sum(1 for p in query_media if is_video(p))
+    query_images = len(query_media) - query_videos
+    demo_frames = math.ceil(budget.in_context_images / demo_videos) if demo_videos else 0
+    spare = budget.max_images - demo_images - query_images - demo_frames * demo_videos
+    query_frames = spare // query_videos if query_videos else 0
+    total = query_frames * query_videos + demo_frames * demo_videos + query_images + demo_images
+    return FrameShares(demo_frames, query_frames, spare, total)
 
 
 def strip_cot(example_text: str) -> str:
@@ -68,7 +101,12 @@ def build_prompt(
     params: GenerationParams,
     cot: bool = True,
     video_sampling: VideoSampling = "fps",
+    first_row: QueryRow | None = None,
 ) -> BuiltPrompt:
+    """`first_row` is the first query of the row's task (the row itself when None): its frame
+    shares sample the task description's videos, as the official code samples them once per
+    task."""
+
     def resolve(paths: tuple[str, ...], field: str) -> list[Path]:
         return [
             inside_data_dir(data_dir, p, row=row.where, field=field, error=RowError) for p in paths
@@ -80,34 +118,49 @@ def build_prompt(
     query_media = global_media + own_query_media
 
     demo_images = [p for p in example_media if not is_video(p)]
-    demo_videos = [p for p in example_media if is_video(p)]
-    query_images = [p for p in query_media if not is_video(p)]
-    query_videos = [p for p in query_media if is_video(p)]
-    kept_demo_images = demo_images[: budget.in_context_images]
-    demo_frames = math.ceil(budget.in_context_images / len(demo_videos)) if demo_videos else 0
-    query_frames = 0
-    if query_videos:
-        spare = (
-            budget.max_images
-            - len(kept_demo_images)
-            - len(query_images)
-            - demo_frames * len(demo_videos)
+    has_query_videos = any(is_video(p) for p in query_media)
+    shares = frame_shares(budget, example_media, query_media)
+    demo_frames, query_frames = shares.demo_frames, shares.query_frames
+    global_frames = query_frames
+    if first_row is not None and first_row is not row and any(map(is_video, global_media)):
+        first_media = global_media + resolve(first_row.query_media, "query_media")
+        first = frame_shares(budget, example_media, first_media)
+        if first.spare > 0:  # otherwise the official code fails on the whole task
+            global_frames = first.query_frames
+    example_text = row.example_text if cot else strip_cot(row.example_text)
+    fields = [
+        (field_name, media_field, PLACEHOLDER.split(text), media, demo)
+        for field_name, media_field, text, media, demo in (
+            ("task_description", "global_media", row.task_description, global_media, False),
+            ("example_text", "example_media", example_text, example_media, True),
+            ("query_text", "query_media", row.query_text, own_query_media, False),
         )
-        query_frames = spare // len(query_videos)
-    total = len(kept_demo_images) + len(query_images) + demo_frames * len(demo_videos)
-    total += query_frames * len(query_videos)
-    notes = [f"skipped demo image {p.name}" for p in demo_images[len(kept_demo_images) :]]
-    if total > budget.max_images or (query_videos and query_frames <= 0):
+    ]
+    for field_name, _, chunks, media, _ in fields:
+        # before the budget: the official code fails on a mismatch even in a skipped query
+        n_slots = sum(1 for c in chunks if PLACEHOLDER.fullmatch(c))
+        if n_slots != len(media):
+            raise RowError(
+                f"task {row.task_name!r}, row {row.id}: field {field_name!r} has {n_slots} placeholders "
+                f"for {len(media)} media"
+            )
+    notes = [f"skipped demo image {p.name}" for p in demo_images[budget.in_context_images :]]
+    if shares.total > budget.max_images or (has_query_videos and shares.spare <= 0):
         notes.append(f"needs more than {budget.max_images} images: not sent (official skip text)")
         request = Request(turns=(Turn("user", (TextPart(SKIP_TEXT),)),), params=params)
         return BuiltPrompt(request, over_budget=True, notes=tuple(notes))
 
-    def media_parts(path: Path, *, demo: bool) -> list[Part]:
+    demo_images_sent = 0
+
+    def media_parts(path: Path, *, demo: bool, description: bool) -> list[Part]:
+        nonlocal demo_images_sent
         if not is_video(path):
-            if demo and path not in kept_demo_images:
-                return []
+            if demo:
+                if demo_images_sent >= budget.in_context_images:
+                    return []
+                demo_images_sent += 1
             return [image_part(path, budget.max_side)]
-        frames = demo_frames if demo else query_frames
+        frames = demo_frames if demo else global_frames if description else query_frames
         parts: list[Part] = [TextPart(VIDEO_START)]
         if path.is_dir():
             parts += [
@@ -131,27 +184,17 @@ def build_prompt(
             parts += kept
         return [*parts, TextPart(VIDEO_END)]
 
-    example_text = row.example_text if cot else strip_cot(row.example_text)
     parts: list[Part] = []
-    for field_name, media_field, text, media, demo in (
-        ("task_description", "global_media", row.task_description, global_media, False),
-        ("example_text", "example_media", example_text, example_media, True),
-        ("query_text", "query_media", row.query_text, own_query_media, False),
-    ):
-        chunks = PLACEHOLDER.split(text)
-        n_slots = sum(1 for c in chunks if PLACEHOLDER.fullmatch(c))
-        if n_slots != len(media):
-            raise RowError(
-                f"task {row.task_name!r}, row {row.id}: field {field_name!r} has {n_slots} placeholders "
-                f"for {len(media)} media"
-            )
+    for field_name, media_field, chunks, media, demo in fields:
         slot = iter(media)
         for chunk in chunks:
             if PLACEHOLDER.fullmatch(chunk):
                 path = next(slot)
                 try:
-                    parts += media_parts(path, demo=demo)
-                except (OSError, UnidentifiedImageError) as err:
+                    parts += media_parts(
+                        path, demo=demo, description=field_name == "task_description"
+                    )
+                except (OSError, UnidentifiedImageError, ValueError) as err:
                     raise RowError(
                         f"{row.where}: field {media_field!r}: media {path} cannot be read ({err})"
                     ) from err

@@ -92,6 +92,7 @@ class MegaBenchTrack(TrackBase):
                         params=params,
                         cot=cot,
                         video_sampling=self.options.video_sampling,
+                        first_row=rows[0],
                     )
                     suffix = "" if cot else ":no_cot"
                     samples.append(

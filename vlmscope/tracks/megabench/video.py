@@ -18,6 +18,7 @@ without a video.
 from __future__ import annotations
 
 import math
+import mimetypes
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +27,14 @@ from typing import Any, Literal
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.rows import QueryRow, RowError
 
-VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm")
-"""What the official code treats as video (`mimetypes` says `video/*`) among released media."""
+
+def is_video_file(path: Path) -> bool:
+    """What the official code treats as video: a file whose name Python's `mimetypes` guesses
+    as `video/*` (`.mp4`, `.m4v`, `.MOV`, `.mkv`, ... in any case; the system's MIME table
+    counts, as it does for the official code on the same machine)."""
+    mime, _ = mimetypes.guess_type(str(path))
+    return mime is not None and mime.startswith("video")
+
 
 VideoSampling = Literal["fps", "max"]
 """The official sampling modes: "fps" (about one frame per second, the default the released
@@ -176,7 +183,7 @@ def check_videos(rows: Iterable[QueryRow], data_dir: Path) -> int:
                 path = inside_data_dir(
                     data_dir, relative, row=row.where, field=field, error=RowError
                 )
-                if path in seen or path.suffix.lower() not in VIDEO_SUFFIXES:
+                if path in seen or not is_video_file(path):
                     continue
                 try:
                     probe(path)
