@@ -9,20 +9,30 @@ stamp, so an edited file is encoded afresh), which makes building the same promp
 no encoding. A video's kept frames are decoded together; the last few videos' frames are kept,
 since a backend reads a request's frames one after the other.
 
-The image path is the official one: transparency flattened on white, the longer side capped
-(1000 px by default), re-encoded in the file's format; a kept video frame is the JPEG OpenCV
-wrote, taken through the same path as a `.jpg` file.
+The image path is the official one (`OpenAI.encode_image`), step for step, since each step
+changes pixels or bytes: an RGBA image (that mode only) is flattened on white; an image whose
+longer side is over the cap (1000 px by default) is resized in its own mode (so a palette or
+bilevel image is resized nearest-neighbour, as Pillow does for those modes); only then is it
+converted to RGB and saved, in the format its name's MIME type names (`.gif` as GIF, `.webp` as
+WebP, no guess as JPEG). A truncated file is read as far as it goes, as the official module's
+`ImageFile.LOAD_TRUNCATED_IMAGES` makes it. A kept video frame is the JPEG OpenCV wrote, taken
+through the same path as a `.jpg` file.
+
+Where the official code fails instead (a MIME type whose subtype Pillow cannot save, `.ppm` or
+`.ico`), the image is sent as JPEG.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import mimetypes
+import threading
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageFile
 
 from vlmscope.messages import DeferredImagePart, ImagePart
 from vlmscope.tracks.megabench.video import SampledVideo, VideoSampling, sample_video
@@ -98,9 +108,34 @@ def _encoded(file: FileKey, max_side: int) -> bytes:
     images recur in each of its queries, asked one after the other) and keyed by the file's
     size and time stamp, so an edited file is read again."""
     path = file[0]
-    fmt = "PNG" if path.lower().endswith(".png") else "JPEG"
     with Image.open(path) as opened:
-        return _reencode(opened, fmt, max_side)
+        _load_even_truncated(opened)
+        return _reencode(opened, save_format(path), max_side)
+
+
+def save_format(path: str) -> str:
+    """The format the official encoder saves an image file in: the subtype of the MIME type
+    `mimetypes` guesses from its name, upper-cased ("image/png" -> PNG), JPEG when it guesses
+    none, and JPEG where Pillow cannot save that subtype (the official encoder fails there)."""
+    mime, _ = mimetypes.guess_type(path)
+    fmt = mime.split("/")[-1].upper() if mime else "JPEG"
+    Image.init()
+    return fmt if fmt in Image.SAVE else "JPEG"
+
+
+_truncation_lock = threading.Lock()
+
+
+def _load_even_truncated(opened: Image.Image) -> None:
+    """Decode the pixels with truncated files allowed (what the official module sets for the
+    whole process), then put Pillow's setting back."""
+    with _truncation_lock:
+        before = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = True
+        try:
+            opened.load()
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = before
 
 
 def encode_frame(jpeg: bytes, max_side: int) -> bytes:
@@ -111,15 +146,19 @@ def encode_frame(jpeg: bytes, max_side: int) -> bytes:
 
 
 def _reencode(opened: Image.Image, fmt: str, max_side: int) -> bytes:
-    image = opened.convert("RGBA") if opened.mode in ("RGBA", "LA", "P") else opened.convert("RGB")
+    """The official steps in their order: only RGBA is flattened (LA or a palette with a
+    transparent index lose their transparency in the final RGB conversion, not on white); the
+    resize happens in the image's own mode; the RGB conversion keeps the image's info, so a
+    PNG carries a converted transparency colour or an ICC profile as the official one does."""
+    image = opened
     if image.mode == "RGBA":
         background = Image.new("RGBA", image.size, (255, 255, 255, 255))
         image = Image.alpha_composite(background, image).convert("RGB")
     if max(image.size) > max_side:
         scale = max_side / max(image.size)
-        image = image.resize((int(image.width * scale), int(image.height * scale)))
+        image = image.resize((int(image.size[0] * scale), int(image.size[1] * scale)))
     buffer = io.BytesIO()
-    image.save(buffer, format=fmt)
+    image.convert("RGB").save(buffer, format=fmt)
     return buffer.getvalue()
 
 
