@@ -29,18 +29,27 @@ def rebuild_prompt(meta: Mapping[str, Any], data_dir: Path) -> Request | None:
     from vlmscope.messages import GenerationParams
     from vlmscope.tracks.megabench.prompt import build_prompt
 
-    row = _rows_by_id(data_dir).get((str(meta.get("task_name")), str(meta.get("row_id"))))
+    rows, first_rows = _rows_by_id(data_dir)
+    task = str(meta.get("task_name"))
+    row = rows.get((task, str(meta.get("row_id"))))
     if row is None:
         return None
     cot = bool(meta.get("cot", True))
-    return build_prompt(row, data_dir, DISPLAY_BUDGET, params=GenerationParams(), cot=cot).request
+    # the task's first query, as the run had it: the description's videos take its frame share
+    first = first_rows.get(task, row)
+    built = build_prompt(
+        row, data_dir, DISPLAY_BUDGET, params=GenerationParams(), cot=cot, first_row=first
+    )
+    return built.request
 
 
 @lru_cache(maxsize=2)
-def _rows_by_id(data_dir: Path) -> dict[tuple[str, str], Any]:
+def _rows_by_id(data_dir: Path) -> tuple[dict[tuple[str, str], Any], dict[str, Any]]:
+    """Every row by (task, row id), and each task's first row."""
     from vlmscope.tracks.megabench.rows import CONFIGS, read_rows
 
     index: dict[tuple[str, str], Any] = {}
+    first_rows: dict[str, Any] = {}
     for config in CONFIGS:
         try:
             rows = read_rows(data_dir, config)
@@ -48,7 +57,8 @@ def _rows_by_id(data_dir: Path) -> dict[tuple[str, str], Any]:
             continue
         for row in rows:
             index.setdefault((row.task_name, row.id), row)
-    return index
+            first_rows.setdefault(row.task_name, row)
+    return index, first_rows
 
 
 SPEC = TrackSpec(
