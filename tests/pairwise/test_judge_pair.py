@@ -6,7 +6,7 @@ from vlmscope.cache import ResponseCache
 from vlmscope.judges.client import Judge
 from vlmscope.judges.pairwise import judge_pair, load_pairwise_template
 from vlmscope.judges.verdicts import VerdictOutcome
-from vlmscope.messages import Response, user_request
+from vlmscope.messages import Response, failed, user_request
 from vlmscope.models.base import SyncBackend
 
 TEMPLATE = load_pairwise_template("visionarena_bench_judge.txt")
@@ -63,10 +63,13 @@ def test_missing_verdict_gets_one_nudge_and_texts_are_joined(tmp_path):
     assert len(backend.requests) == 4
     nudge = backend.requests[1]
     assert [t.role for t in nudge.turns] == ["user", "assistant", "user"]
+    assert nudge.turns[1].text == "Both answers are fine."
     assert (
-        nudge.turns[1].text == "Both answers are fine." and "final verdict" in nudge.turns[2].text
+        nudge.turns[2].text
+        == "continue your judgment and finish by outputting a final verdict label"
     )
-    assert games[0].nudged and games[0].judgment == "Both answers are fine.\n\n[[B>>A]] after all"
+    # arena-hard-auto v0.1 records each reply after a newline
+    assert games[0].nudged and games[0].judgment == "\nBoth answers are fine.\n[[B>>A]] after all"
     assert games[0].verdict.label == "B>>A"
 
 
@@ -89,3 +92,33 @@ def test_judgments_are_cached(tmp_path):
     run(lambda r: calls.append(1) or "[[A=B]]", tmp_path)
     run(lambda r: calls.append(1) or "[[A=B]]", tmp_path)
     assert len(calls) == 2  # the second run is answered from the cache
+
+
+class FailingAfter(ScriptedJudge):
+    """Fails every request with `turns` turns (arena-hard-auto v0.1 crashes on such a reply,
+    joining `None` to its judgment text); answers the others from `script`."""
+
+    def __init__(self, script, turns):
+        super().__init__(script)
+        self.turns = turns
+
+    def generate(self, requests, on_done=None):
+        self.requests.extend(requests)
+        return [
+            failed("no content") if len(r.turns) == self.turns else Response(self.script(r))
+            for r in requests
+        ]
+
+
+def test_a_failed_reply_is_no_judgment_and_a_failed_nudge_keeps_the_first_text(tmp_path):
+    for turns, expected in ((1, None), (3, "\nthinking")):
+        backend = FailingAfter(lambda r: "thinking", turns)
+        judge = Judge(backend, ResponseCache(tmp_path / f"{turns}.sqlite"))
+        games = asyncio.run(
+            judge_pair(judge, TEMPLATE, question=QUESTION, model_answer="a", baseline_answer="b")
+        )
+        assert [g.judgment for g in games] == [expected, expected]
+        assert all(g.error == "no content" and g.verdict.label is None for g in games)
+        outcome = VerdictOutcome.NO_JUDGMENT if turns == 1 else VerdictOutcome.NO_LABEL
+        assert all(g.verdict.outcome is outcome for g in games)
+        assert len(backend.requests) == (2 if turns == 1 else 4)

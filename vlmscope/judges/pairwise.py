@@ -6,6 +6,11 @@ verdict label gets one follow-up turn asking the judge to finish with a label, a
 are read together (arena-hard-auto v0.1). A reply that still has no usable label stays
 unparseable: counted and shown, never turned into a tie. Every judge call goes through the
 cached judge client.
+
+How often a game is asked and how its replies become the judgment text follow the reference
+scorer (`JudgeAttempts`): arena-hard-auto v0.1 asks up to twice and records every reply after a
+newline (its `judgment += "\n" + new_judgment`), so a stored judgment reads as the reference's
+own judgment files do; arena-hard-auto v2 asks once and keeps the reply as it came.
 """
 
 from __future__ import annotations
@@ -25,11 +30,13 @@ from vlmscope.judges.verdicts import (
     VerdictRules,
     parse_verdict,
 )
-from vlmscope.messages import Part, Request, TextPart, Turn
+from vlmscope.messages import Part, Request, Response, TextPart, Turn
 from vlmscope.prompts import read_prompt_file
 
 #: What the references give their judge: up to 4096 new tokens (arena-hard-auto, ProBench).
 PAIRWISE_JUDGE = JudgeSettings(max_new_tokens=4096)
+#: arena-hard-auto v0.1's follow-up turn after a reply without a verdict label, word for word.
+ARENA_HARD_NUDGE = "continue your judgment and finish by outputting a final verdict label"
 _USER_SEPARATOR = "\n=== USER ===\n"
 _SLOTS = ("question", "answer_a", "answer_b")
 _SLOT = re.compile(r"\{(" + "|".join(_SLOTS) + r")\}")
@@ -68,9 +75,25 @@ def load_pairwise_template(source: str) -> PairwiseTemplate:
         version=int(header.get("version", 1)),
         system=system.strip(),
         user=user.strip(),
-        nudge=str(header.get("nudge", "Finish with your final verdict label.")),
+        nudge=str(header.get("nudge", ARENA_HARD_NUDGE)),
         attach_images=bool(header.get("attach_images", True)),
     )
+
+
+@dataclass(frozen=True)
+class JudgeAttempts:
+    """How many times a game may be asked (a reply without a label gets the template's nudge
+    while attempts remain), and the text put before each reply when they are joined."""
+
+    count: int
+    before_each: str
+
+
+#: arena-hard-auto v0.1 `judgment()`: `number_of_judgment_attempts: 2`, replies joined as
+#: `"\n" + reply` each (a one-reply judgment starts with a newline too).
+ARENA_HARD_V01_ATTEMPTS = JudgeAttempts(count=2, before_each="\n")
+#: arena-hard-auto v2 `pairwise_judgment()`: one call, its answer kept as it came.
+ARENA_HARD_V2_ATTEMPTS = JudgeAttempts(count=1, before_each="")
 
 
 @dataclass(frozen=True)
@@ -106,47 +129,61 @@ async def judge_pair(
     baseline_answer: str,
     rules: VerdictRules = STRICT_RULES,
     settings: JudgeSettings = PAIRWISE_JUDGE,
+    attempts: JudgeAttempts = ARENA_HARD_V01_ATTEMPTS,
 ) -> tuple[Game, Game]:
     """Game 1: baseline as A, model as B. Game 2: model as A, baseline as B."""
-    first = await _game(
-        judge, template, question, baseline_answer, model_answer, False, rules, settings
-    )
-    second = await _game(
-        judge, template, question, model_answer, baseline_answer, True, rules, settings
-    )
+    ask = _Asking(judge, template, rules, settings, attempts)
+    first = await ask.game(question, baseline_answer, model_answer, False)
+    second = await ask.game(question, model_answer, baseline_answer, True)
     return first, second
 
 
-async def _game(
-    judge: Judge,
-    template: PairwiseTemplate,
-    question: Request,
-    answer_a: str,
-    answer_b: str,
-    model_first: bool,
-    rules: VerdictRules,
-    settings: JudgeSettings,
-) -> Game:
-    text = template.render(_question_text(question), answer_a, answer_b)
-    images: list[Part] = list(question.images) if template.attach_images else []
-    asked = judge_request(settings, [*images, text], system=template.system)
-    reply = await judge.ask(asked)
-    if not reply.ok:
-        return Game(
-            model_first, None, ParsedVerdict(None, VerdictOutcome.NO_JUDGMENT), error=reply.error
-        )
-    verdict = parse_verdict(reply.text, rules)
-    if verdict.outcome is not VerdictOutcome.NO_LABEL:
-        return Game(model_first, reply.text, verdict, reasoning=reasoning_record([reply]))
-    history = (*asked.turns, Turn("assistant", (TextPart(reply.text),)))
-    second = await judge.ask(
-        judge_request(settings, [template.nudge], system=template.system, history=history)
-    )
-    trace = reasoning_record([reply, second])
-    if not second.ok:
-        return Game(model_first, reply.text, verdict, True, second.error, trace)
-    combined = f"{reply.text}\n\n{second.text}"
-    return Game(model_first, combined, parse_verdict(combined, rules), True, reasoning=trace)
+@dataclass(frozen=True)
+class _Asking:
+    judge: Judge
+    template: PairwiseTemplate
+    rules: VerdictRules
+    settings: JudgeSettings
+    attempts: JudgeAttempts
+
+    async def game(
+        self, question: Request, answer_a: str, answer_b: str, model_first: bool
+    ) -> Game:
+        """Ask until a reply leaves no label missing (a conflict is final, as upstream) or the
+        attempts run out; the verdict is read from the replies joined."""
+        template, settings = self.template, self.settings
+        text = template.render(_question_text(question), answer_a, answer_b)
+        images: list[Part] = list(question.images) if template.attach_images else []
+        asked = judge_request(settings, [*images, text], system=template.system)
+        replies: list[Response] = []
+        while True:
+            reply = await self.judge.ask(asked)
+            nudged = bool(replies)
+            if not reply.ok:
+                if not replies:
+                    verdict = ParsedVerdict(None, VerdictOutcome.NO_JUDGMENT)
+                    return Game(model_first, None, verdict, error=reply.error)
+                joined = self._joined(replies)
+                trace = reasoning_record([*replies, reply])
+                verdict = parse_verdict(joined, self.rules)
+                return Game(model_first, joined, verdict, nudged, reply.error, trace)
+            replies.append(reply)
+            joined = self._joined(replies)
+            verdict = parse_verdict(joined, self.rules)
+            if (
+                verdict.outcome is not VerdictOutcome.NO_LABEL
+                or len(replies) >= self.attempts.count
+            ):
+                return Game(
+                    model_first, joined, verdict, nudged, reasoning=reasoning_record(replies)
+                )
+            history = (*asked.turns, Turn("assistant", (TextPart(reply.text),)))
+            asked = judge_request(
+                settings, [template.nudge], system=template.system, history=history
+            )
+
+    def _joined(self, replies: list[Response]) -> str:
+        return "".join(self.attempts.before_each + r.text for r in replies)
 
 
 def _question_text(question: Request) -> str:

@@ -8,7 +8,9 @@ does the rest:
   track given `file_anchor`, from a file (the baseline is then no model of the run; a prompt it
   has no answer for is `anchor_missing`); the judge sees both answers twice with positions
   swapped, and its requests hold only the texts, so a file answer and a model's answer with the
-  same text share every judge cache key; the baseline's own samples are not judged;
+  same text share every judge cache key; the baseline's own samples are not judged; a game
+  is asked, and its label read, as the `reference` scorer does (arena-hard-auto v2: once, its
+  last label; otherwise a nudge after a reply without a label, one label or none);
 - summarize: per model, how many prompts were judged, how many games could not be read, and the
   mean answer length over the judged prompts (`avg_tokens`);
 - aggregate: the verdicts of every model become battles rated in ONE fit (so ratings are
@@ -34,14 +36,17 @@ from typing import Any, ClassVar, Literal
 
 from vlmscope.judges.markdown import answer_style_counts
 from vlmscope.judges.pairwise import (
+    ARENA_HARD_V01_ATTEMPTS,
+    ARENA_HARD_V2_ATTEMPTS,
     PAIRWISE_JUDGE,
+    JudgeAttempts,
     PairwiseTemplate,
     judge_pair,
     load_pairwise_template,
 )
 from vlmscope.judges.panel_codecs import PairwiseLabels
 from vlmscope.judges.settings import JudgeSettings
-from vlmscope.judges.verdicts import LAST_MATCH_RULES, STRICT_RULES
+from vlmscope.judges.verdicts import LAST_MATCH_RULES, STRICT_RULES, VerdictRules
 from vlmscope.messages import Response
 from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.ratings.boards.verdict_presets import (
@@ -173,8 +178,7 @@ class PairwiseScoring(TrackBase):
     @property
     def panel_verdicts(self) -> PairwiseLabels:  # type: ignore[override]
         """Labels as the reference scorer reads them (arena-hard v2: the last match)."""
-        v2 = self.options.reference == "arena-hard-v2"
-        return PairwiseLabels(LAST_MATCH_RULES if v2 else STRICT_RULES)
+        return PairwiseLabels(reference_judging(self.options.reference)[0])
 
     @cached_property
     def template(self) -> PairwiseTemplate:
@@ -193,13 +197,16 @@ class PairwiseScoring(TrackBase):
             return Scored(sample.id, {}, outcome=reason, extra={"baseline": baseline_name})
         assert baseline is not None and context.judge is not None
         template = self.template
+        rules, attempts = reference_judging(self.options.reference)
         games = await judge_pair(
             context.judge,
             template,
             question=sample.request,
             model_answer=response.text,
             baseline_answer=baseline.text,
+            rules=rules,
             settings=self.judge_settings,
+            attempts=attempts,
         )
         evidence = PairwiseEvidence(
             baseline=baseline_name,
@@ -286,6 +293,15 @@ class PairwiseScoring(TrackBase):
             seed=self.options.seed,
             category=None,
         )
+
+
+def reference_judging(reference: str) -> tuple[VerdictRules, JudgeAttempts]:
+    """How the `reference` scorer reads a label and how often it asks a game: arena-hard-auto
+    v2 takes the last label of its one reply; v0.1 (and ProBench's single-label rule) accept
+    one label only and nudge a reply without one once."""
+    if reference == "arena-hard-v2":
+        return LAST_MATCH_RULES, ARENA_HARD_V2_ATTEMPTS
+    return STRICT_RULES, ARENA_HARD_V01_ATTEMPTS
 
 
 def _with_avg_tokens(
