@@ -18,11 +18,11 @@ import pytest
 
 from vlmscope.cache import ResponseCache
 from vlmscope.judges.client import Judge
-from vlmscope.judges.pairwise import PAIRWISE_JUDGE, judge_pair, load_pairwise_template
+from vlmscope.judges.pairwise import judge_pair, load_pairwise_template
 from vlmscope.messages import Request, Response, user_request
 from vlmscope.models.base import SyncBackend
 from vlmscope.models.openai_payload import chat_body
-from vlmscope.tracks.pairwise import reference_judging
+from vlmscope.tracks.pairwise import reference_judge_settings, reference_judging
 
 CASES_FILE = Path(__file__).parent / "official_sweep" / "judge_messages.json"
 RECORDED = json.loads(CASES_FILE.read_text(encoding="utf-8"))
@@ -76,6 +76,7 @@ def _run(case: dict[str, Any], tmp_path: Path) -> tuple[list[Any], list[dict[str
             model_answer=case["model_answer"],
             baseline_answer=case["baseline_answer"],
             rules=rules,
+            settings=reference_judge_settings(case["reference"]),
             attempts=attempts,
         )
     )
@@ -105,8 +106,7 @@ def test_messages_and_judgments_are_the_official_ones(case, tmp_path):
             messages[0] = {"role": "user", "content": first[-1]["text"]}
         assert messages == call["messages"], f"call {number}"
         assert body["temperature"] == call["temperature"]
-        if case["reference"] != "arena-hard-v2":  # see the test below
-            assert body["max_tokens"] == call["max_tokens"]
+        assert body["max_tokens"] == call["max_tokens"]
     for game, official in zip(games, case["games"], strict=True):
         if official is None:  # v2: the call returned nothing
             assert game.judgment is None and game.verdict.label is None
@@ -114,14 +114,3 @@ def test_messages_and_judgments_are_the_official_ones(case, tmp_path):
         assert game.judgment == official["judgment"]
         assert game.verdict.label == official["label"]
     assert [g.model_first for g in games] == [False, True]
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="arena-hard-auto v2 gives its judge 16000 new tokens; a track's judge limits are one "
-    "per class (`judge_settings`), 4096 for every pairwise reference",
-)
-def test_v2_judge_token_limit():
-    case = next(c for c in CASES if c["reference"] == "arena-hard-v2")
-    assert case["calls"][0]["max_tokens"] == 16000
-    assert PAIRWISE_JUDGE.params().max_new_tokens == case["calls"][0]["max_tokens"]

@@ -35,6 +35,8 @@ from vlmscope.prompts import read_prompt_file
 
 #: What the references give their judge: up to 4096 new tokens (arena-hard-auto, ProBench).
 PAIRWISE_JUDGE = JudgeSettings(max_new_tokens=4096)
+#: arena-hard-auto v2's judge config (`config/arena-hard-v2.0.yaml`): 16000 new tokens.
+ARENA_HARD_V2_JUDGE = JudgeSettings(max_new_tokens=16000)
 #: arena-hard-auto v0.1's follow-up turn after a reply without a verdict label, word for word.
 ARENA_HARD_NUDGE = "continue your judgment and finish by outputting a final verdict label"
 _USER_SEPARATOR = "\n=== USER ===\n"

@@ -1,7 +1,8 @@
 """How a track asks its judge, and the one rule for how many tokens a reply may take.
 
-Each track class holds its `JudgeSettings` as `judge_settings`: the official limits (MEGA-Bench's
-judged metrics 1024 new tokens, SimpleVQA's grader 512, the pairwise references 4096). Every
+Each track holds its `JudgeSettings` as `judge_settings`: the official limits (MEGA-Bench's
+judged metrics 1024 new tokens, SimpleVQA's grader 512, the pairwise references 4096, or 16000
+for arena-hard-auto v2's, so a pairwise track's follow its `reference` option). Every
 judge request is built from them (`vlmscope.judges.request`). A model config may cap `max_new_tokens` further
 (`max_new_tokens:` on the judge's or the model's config); `vlmscope.messages.
 effective_max_new_tokens` is that rule, used by every backend and reported in each summary.

@@ -142,8 +142,12 @@ class TrackOptions(AsWritten):
 
 class Track(Protocol):
     name: ClassVar[str]
-    judge_settings: ClassVar[JudgeSettings]
-    """How this track asks its judge (the benchmark's official limits): the one place they live."""
+
+    @property
+    def judge_settings(self) -> JudgeSettings:
+        """How this track asks its judge (the benchmark's official limits): the one place they
+        live. A class value, or one that follows the track's options (the pairwise tracks'
+        `reference`)."""
 
     @property
     def panel_verdicts(self) -> VerdictCodec | None:

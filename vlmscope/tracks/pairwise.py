@@ -32,12 +32,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from vlmscope.judges.markdown import answer_style_counts
 from vlmscope.judges.pairwise import (
     ARENA_HARD_V01_ATTEMPTS,
     ARENA_HARD_V2_ATTEMPTS,
+    ARENA_HARD_V2_JUDGE,
     PAIRWISE_JUDGE,
     JudgeAttempts,
     PairwiseTemplate,
@@ -159,7 +160,6 @@ class PairwiseScoring(TrackBase):
     """
 
     options: PairwiseOptions
-    judge_settings: ClassVar[JudgeSettings] = PAIRWISE_JUDGE
     file_anchor: FileAnchor | None = None
 
     @property
@@ -174,6 +174,11 @@ class PairwiseScoring(TrackBase):
         if self.file_anchor is not None:
             return self.file_anchor.answers.get(sample.id)
         return context.responses_of(self.options.baseline, sample.request)
+
+    @property
+    def judge_settings(self) -> JudgeSettings:  # type: ignore[override]
+        """The `reference`'s judge limits (`reference_judge_settings`)."""
+        return reference_judge_settings(self.options.reference)
 
     @property
     def panel_verdicts(self) -> PairwiseLabels:  # type: ignore[override]
@@ -293,6 +298,12 @@ class PairwiseScoring(TrackBase):
             seed=self.options.seed,
             category=None,
         )
+
+
+def reference_judge_settings(reference: str) -> JudgeSettings:
+    """The `reference`'s judge limits: arena-hard-auto v2 gives its judge 16000 new tokens,
+    v0.1 and ProBench 4096; all at temperature 0."""
+    return ARENA_HARD_V2_JUDGE if reference == "arena-hard-v2" else PAIRWISE_JUDGE
 
 
 def reference_judging(reference: str) -> tuple[VerdictRules, JudgeAttempts]:
