@@ -13,6 +13,7 @@ import pytest
 from tests.servers import OpenAIStub
 from vlmscope.config import ConfigError, parse_config
 from vlmscope.hub_export import load_folder
+from vlmscope.judges.pairwise import ARENA_HARD_NUDGE
 from vlmscope.ratings.boards.board import RatingBoard
 from vlmscope.runner.loop import RunReport, run
 from vlmscope.runner.results import board_dir
@@ -30,7 +31,7 @@ def replies(call: Any) -> str:
     text = call.prompt if call.body is None else call.body["messages"][-1]["content"]
     if isinstance(text, list):
         text = next(p["text"] for p in text if p["type"] == "text")
-    if "continue your evaluation" in str(text):
+    if ARENA_HARD_NUDGE in str(text):
         return "Still undecided."
     a = re.search(r"Assistant A's Answer\|>\n(.*)\n<\|The End", text).group(1)
     b = re.search(r"Assistant B's Answer\|>\n(.*)\n<\|The End", text).group(1)
