@@ -22,7 +22,7 @@ from vlmscope.judges.pairwise import judge_pair, load_pairwise_template
 from vlmscope.messages import Request, Response, user_request
 from vlmscope.models.base import SyncBackend
 from vlmscope.models.openai_payload import chat_body
-from vlmscope.tracks.pairwise import reference_judge_settings, reference_judging
+from vlmscope.tracks.pairwise import reference_judging
 
 CASES_FILE = Path(__file__).parent / "official_sweep" / "judge_messages.json"
 RECORDED = json.loads(CASES_FILE.read_text(encoding="utf-8"))
@@ -66,7 +66,7 @@ def _run(case: dict[str, Any], tmp_path: Path) -> tuple[list[Any], list[dict[str
         return await ask(request, **kwargs)
 
     judge.ask = recording  # type: ignore[method-assign]
-    rules, attempts = reference_judging(case["reference"])
+    judging = reference_judging(case["reference"])
     question = user_request(*([PNG] * case["images"]), case["question"])
     games = asyncio.run(
         judge_pair(
@@ -75,9 +75,9 @@ def _run(case: dict[str, Any], tmp_path: Path) -> tuple[list[Any], list[dict[str
             question=question,
             model_answer=case["model_answer"],
             baseline_answer=case["baseline_answer"],
-            rules=rules,
-            settings=reference_judge_settings(case["reference"]),
-            attempts=attempts,
+            rules=judging.rules,
+            settings=judging.settings,
+            attempts=judging.attempts,
         )
     )
     return list(games), [chat_body(r, "judge", None) for r in asked]

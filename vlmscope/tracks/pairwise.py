@@ -177,13 +177,13 @@ class PairwiseScoring(TrackBase):
 
     @property
     def judge_settings(self) -> JudgeSettings:  # type: ignore[override]
-        """The `reference`'s judge limits (`reference_judge_settings`)."""
-        return reference_judge_settings(self.options.reference)
+        """The `reference`'s judge limits (`reference_judging`)."""
+        return reference_judging(self.options.reference).settings
 
     @property
     def panel_verdicts(self) -> PairwiseLabels:  # type: ignore[override]
         """Labels as the reference scorer reads them (arena-hard v2: the last match)."""
-        return PairwiseLabels(reference_judging(self.options.reference)[0])
+        return PairwiseLabels(reference_judging(self.options.reference).rules)
 
     @cached_property
     def template(self) -> PairwiseTemplate:
@@ -202,16 +202,16 @@ class PairwiseScoring(TrackBase):
             return Scored(sample.id, {}, outcome=reason, extra={"baseline": baseline_name})
         assert baseline is not None and context.judge is not None
         template = self.template
-        rules, attempts = reference_judging(self.options.reference)
+        judging = reference_judging(self.options.reference)
         games = await judge_pair(
             context.judge,
             template,
             question=sample.request,
             model_answer=response.text,
             baseline_answer=baseline.text,
-            rules=rules,
-            settings=self.judge_settings,
-            attempts=attempts,
+            rules=judging.rules,
+            settings=judging.settings,
+            attempts=judging.attempts,
         )
         evidence = PairwiseEvidence(
             baseline=baseline_name,
@@ -300,19 +300,26 @@ class PairwiseScoring(TrackBase):
         )
 
 
-def reference_judge_settings(reference: str) -> JudgeSettings:
-    """The `reference`'s judge limits: arena-hard-auto v2 gives its judge 16000 new tokens,
-    v0.1 and ProBench 4096; all at temperature 0."""
-    return ARENA_HARD_V2_JUDGE if reference == "arena-hard-v2" else PAIRWISE_JUDGE
+@dataclass(frozen=True)
+class ReferenceJudging:
+    """How a reference scorer judges a game: how it reads a label, how often it asks, and
+    its judge's limits."""
+
+    rules: VerdictRules
+    attempts: JudgeAttempts
+    settings: JudgeSettings
 
 
-def reference_judging(reference: str) -> tuple[VerdictRules, JudgeAttempts]:
-    """How the `reference` scorer reads a label and how often it asks a game: arena-hard-auto
-    v2 takes the last label of its one reply; v0.1 (and ProBench's single-label rule) accept
-    one label only and nudge a reply without one once."""
-    if reference == "arena-hard-v2":
-        return LAST_MATCH_RULES, ARENA_HARD_V2_ATTEMPTS
-    return STRICT_RULES, ARENA_HARD_V01_ATTEMPTS
+#: arena-hard-auto v2: one call with 16000 new tokens, read by its last label.
+_ARENA_HARD_V2 = ReferenceJudging(LAST_MATCH_RULES, ARENA_HARD_V2_ATTEMPTS, ARENA_HARD_V2_JUDGE)
+#: arena-hard-auto v0.1 (and ProBench's single-label rule): one label only, a reply without
+#: one nudged once, 4096 new tokens.
+_ARENA_HARD_V01 = ReferenceJudging(STRICT_RULES, ARENA_HARD_V01_ATTEMPTS, PAIRWISE_JUDGE)
+
+
+def reference_judging(reference: str) -> ReferenceJudging:
+    """How the `reference` scorer judges a game (all at temperature 0)."""
+    return _ARENA_HARD_V2 if reference == "arena-hard-v2" else _ARENA_HARD_V01
 
 
 def _with_avg_tokens(
