@@ -11,6 +11,13 @@ How often a game is asked and how its replies become the judgment text follow th
 scorer (`JudgeAttempts`): arena-hard-auto v0.1 asks up to twice and records every reply after a
 newline (its `judgment += "\n" + new_judgment`), so a stored judgment reads as the reference's
 own judgment files do; arena-hard-auto v2 asks once and keeps the reply as it came.
+
+A call that still fails after the client's retries ends the game without a judgment, recorded
+with its error. v2 does the same (its game is `None`). v0.1 reads only a rate limit or a
+rejected request that outlasts its retries as the text `$ERROR$` and nudges after it; any other
+failure stops its run, and the rerun asks again, as a rerun of ours does. A rejected request is
+rejected again when nudged (the nudge repeats it), so v0.1 ends without a label there too; only
+a rate limit that lifts between the two calls could give v0.1 a label that ours does not.
 """
 
 from __future__ import annotations
