@@ -32,7 +32,9 @@ def add_subparser(subparsers: Any) -> None:
     # the families' table, not `tiny.TINY_ARCHS`: the same names (a test says so) without the
     # config's pydantic, which building the help does not need
     parser.add_argument("--arch", required=True, choices=(*FAMILIES, CLIP), help="model family")
-    parser.add_argument("--seed", type=int, default=0, help="weight initialisation seed")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="weight initialisation seed (default: 0)"
+    )
     parser.set_defaults(func=handle)
 
 

@@ -36,8 +36,20 @@ def _add_score_cases(sub: Any) -> None:
         description="Compute every case of a MEGA-Bench golden-case JSONL from its inputs alone, "
         "write the cases back with an added `ours` field, and compare with `expected`.",
     )
-    parser.add_argument("cases", type=Path, metavar="CASES.jsonl")
-    parser.add_argument("--out", type=Path, required=True, metavar="OUT.jsonl")
+    parser.add_argument(
+        "cases",
+        type=Path,
+        metavar="CASES.jsonl",
+        help="golden cases, one JSON object a line with its inputs and `expected` "
+        "(e.g. tests/golden/megabench_metric_cases.jsonl)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="OUT.jsonl",
+        help="where the cases are written back, each with our result as `ours`",
+    )
     parser.set_defaults(func=_handle_score_cases)
 
 

@@ -47,11 +47,19 @@ def add_bootstrap(sub: Any) -> None:
     )
     parser.add_argument("data_with_scores", type=Path, help="an official data_with_scores.json")
     parser.add_argument(
-        "--sizes", type=int, nargs="+", default=list(DEFAULT_SAMPLE_SIZES), help="n values"
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=list(DEFAULT_SAMPLE_SIZES),
+        help="queries per task to resample to, one table row each (default: "
+        + " ".join(map(str, DEFAULT_SAMPLE_SIZES))
+        + ")",
     )
     parser.add_argument(
         "--draws", type=int, default=DEFAULT_NUM_DRAWS, help="draws per n (default 10,000)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the numpy Generator")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the numpy Generator (default: 0)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="also write the summaries as JSON")
     parser.set_defaults(func=handle_bootstrap)
