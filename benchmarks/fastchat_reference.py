@@ -50,9 +50,17 @@ def reference_modules(fastchat_dir: str | Path) -> tuple[ModuleType, ModuleType]
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     if not argv:
         raise SystemExit(__doc__)
-    reference_modules(argv[0])
+    try:
+        reference_modules(argv[0])
+    except FileNotFoundError as error:
+        raise SystemExit(
+            f"error: {error}: give a FastChat checkout as the first argument"
+        ) from None
     sys.argv = [ELO_ANALYSIS, *argv[1:]]
     sys.modules.pop(ELO_ANALYSIS, None)  # run_module wants to execute it afresh as __main__
     runpy.run_module(ELO_ANALYSIS, run_name="__main__", alter_sys=True)
