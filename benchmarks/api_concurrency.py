@@ -207,7 +207,9 @@ def main() -> None:
         "--latency-jitter", type=float, default=0.2, help="service time varies by this share"
     )
     limited.add_argument("--repeats", type=int, default=3, help="rounds of every run")
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     latency_s = args.latency_ms / 1000.0
     limits: dict[str, Any] = {}
     if args.server_max_in_flight:

@@ -229,7 +229,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--cpus", type=int, default=2, help="reference pool size (num_cpu)")
     parser.add_argument("--fastchat", type=Path, metavar="DIR", help="a lm-sys/FastChat checkout")
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     elo_analysis = None
     if args.fastchat is not None:
         from fastchat_reference import reference_modules

@@ -224,7 +224,9 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=512, help="prompts to embed (part 2)")
     parser.add_argument("--model", help="a CLIP-family checkpoint (default: the tiny CLIP)")
     parser.add_argument("--skip-clustering", action="store_true", help="only part 2")
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the start")
     if not args.skip_clustering:
         report_ratios(timed_sizes(sorted(args.sizes)))

@@ -138,7 +138,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--response-chars", type=int, default=2000)
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "results"
         start = time.perf_counter()

@@ -222,7 +222,9 @@ def main() -> None:
         action="store_true",
         help="every VisionArena category flag (seven) and the refusal flag, as the arena's data",
     )
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     write_battles(
         args.path, args.n, args.seed, args.bad, models=args.models, arena_tags=args.arena_tags
     )

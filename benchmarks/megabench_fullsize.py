@@ -149,7 +149,9 @@ def main() -> None:
     parser.add_argument(
         "--child", nargs=3, metavar=("PHASE", "DATA", "WORK"), help=argparse.SUPPRESS
     )
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     if args.child:
         phase, data, work = args.child
         child(phase, Path(data), Path(work))

@@ -230,7 +230,9 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--scale", type=float, default=1.0, help="share of each task's queries")
     parser.add_argument("--image-px", type=int, default=48, help="image width in pixels")
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     print(json.dumps(write_replica(args.out, scale=args.scale, image_px=args.image_px), indent=1))
 
 

@@ -320,7 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--nltk-data", type=Path, help="--official: NLTK data (default: built from WordNet)"
     )
-    args = parser.parse_args(argv)
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args(argv)
     if args.official is not None:
         from megabench_against_official import against_official
 

@@ -342,7 +342,9 @@ def main() -> None:
         help="--fastchat: battles in the file both commands rate (default 30000; 0: skip)",
     )
     parser.add_argument("--pairs", type=int, default=2, help="--fastchat: A B pairs (medians)")
-    args = parser.parse_args()
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args()
     if args.rate_file is not None:
         rate_file(args.rate_file, args.rounds)
         return

@@ -176,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-model-len", type=int, default=8192)
     parser.add_argument("--gpu-memory-utilization", type=float, default=0.6)
     parser.add_argument("--model-dir", type=Path, help="keep the built models here")
-    args = parser.parse_args(argv)
+    from help_defaults import show_defaults  # beside this script
+
+    args = show_defaults(parser).parse_args(argv)
 
     why = unavailable()
     if why is not None:
