@@ -130,3 +130,20 @@ def test_building_the_parser_imports_nothing_heavy() -> None:
     heavy = {"torch", "transformers", "umap", "hdbscan", "sklearn", "datasketch", "numba"}
     assert {m.split(".")[0] for m in loaded} & heavy == set()
     assert "vlmscope.tracks.visionarena.bench_curation" not in loaded
+
+
+def test_an_input_with_no_prompt_for_the_bench_writes_nothing(
+    clip: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sample = SAMPLE_DIR / "chat" / "data" / "train-00000-of-00001.parquet"
+    (tmp_path / "none" / "data").mkdir(parents=True)  # the upstream columns, no conversation
+    pq.write_table(pq.read_table(sample).slice(0, 0), tmp_path / "none" / "data" / sample.name)
+    bench = tmp_path / "bench"
+    assert build_bench(SAMPLE_DIR / "chat", bench, clip) == 0
+    assert build_bench(tmp_path / "none", bench, clip, "--overwrite") == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error == (
+        f"error: vlmscope visionarena build-bench: {tmp_path / 'none'}: no conversation "
+        f"qualifies for the bench (none read); nothing written to {bench}"
+    )
+    assert len(read_bench_rows(bench)) == 2  # the bench already there is kept

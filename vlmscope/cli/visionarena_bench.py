@@ -256,6 +256,12 @@ def handle_build_bench(args: argparse.Namespace) -> int:
         require_bench_extra(BUILD)
         params = curation_params(args, size=args.size)
         curated, _ = run_curation(args, BUILD, params)
+        if not curated.bench:  # refused before DIR is touched: an empty bench no track reads
+            read = ", ".join(f"{k} {v}" for k, v in sorted(curated.counts().items()))
+            raise ValueError(
+                f"{args.data}: no conversation qualifies for the bench "
+                f"({read or 'none read'}); nothing written to {args.out}"
+            )
         from vlmscope.datasets.visionarena_bench_files import write_bench
 
         out = write_bench(
