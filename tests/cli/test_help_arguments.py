@@ -38,3 +38,8 @@ def test_every_argument_has_help() -> None:
 
 def test_every_option_with_a_default_states_it() -> None:
     assert [name for name, action in _arguments() if not _states_default(action)] == []
+
+
+def test_run_output_dir_says_where_results_go_without_it() -> None:
+    helps = dict(_arguments())
+    assert "default: the config's `output_dir`" in (helps["vlmscope run --output-dir"].help or "")

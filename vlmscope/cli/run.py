@@ -53,7 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser, *, config: bool = True) -> No
         "--tracks", help="comma-separated track names to run (default: all in the config)"
     )
     parser.add_argument("--models", help="comma-separated model names to run (default: all)")
-    parser.add_argument("--output-dir", help="where result datasets and the cache go")
+    parser.add_argument(
+        "--output-dir",
+        help="where result datasets and the cache go (default: the config's `output_dir`, "
+        "else results)",
+    )
     parser.add_argument(
         "--push-to-hub", metavar="REPO", help="publish the results folder to this Hub dataset repo"
     )
