@@ -82,16 +82,19 @@ def matrix(track: TrackComparison) -> tuple[str, list[list[str]]]:
     cells = [["" for _ in models] for _ in models]
     for pair in track.pairs:
         number = primary(pair)
+        i, j = models.index(pair.a), models.index(pair.b)
         if number is None or number.estimate is None:
+            missing = next(iter(pair.headline()), None)  # its note says why there is none
+            cells[i][j] = cells[j][i] = "n/a" if missing is None else estimate_text(missing)
             continue
         label = label or (
             "P(row model beats column model)"
             if number.unit == PROBABILITY
             else f"{number.label}: row model - column model"
         )
-        i, j = models.index(pair.a), models.index(pair.b)
         cells[i][j] = estimate_text(number)
         cells[j][i] = estimate_text(_mirrored(number))
+    label = label or "no pair has a number with an interval (each cell says why)"
     return label, [[m, *row] for m, row in zip(models, cells, strict=True)]
 
 
