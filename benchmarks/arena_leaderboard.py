@@ -224,11 +224,18 @@ def fastchat_report(
 
 
 def main() -> None:
+    from checkouts import FASTCHAT, checkout  # beside this script
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=30_000)
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--cpus", type=int, default=2, help="reference pool size (num_cpu)")
-    parser.add_argument("--fastchat", type=Path, metavar="DIR", help="a lm-sys/FastChat checkout")
+    parser.add_argument(
+        "--fastchat",
+        type=checkout("lm-sys/FastChat", FASTCHAT),
+        metavar="DIR",
+        help="a lm-sys/FastChat checkout",
+    )
     from help_defaults import show_defaults  # beside this script
 
     args = show_defaults(parser).parse_args()

@@ -301,6 +301,8 @@ def end_to_end(queries: Sequence[SyntheticQuery], repeat: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from checkouts import MEGABENCH, checkout  # beside this script
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=6500)
     parser.add_argument("--sandboxes", type=int, default=8, help="sandbox workers (and threads)")
@@ -312,7 +314,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--repeat", type=int, default=3, help="--end-to-end: rounds (best of)")
     parser.add_argument(
-        "--official", type=Path, metavar="DIR", help="a TIGER-AI-Lab/MEGA-Bench checkout"
+        "--official",
+        type=checkout("TIGER-AI-Lab/MEGA-Bench", MEGABENCH),
+        metavar="DIR",
+        help="a TIGER-AI-Lab/MEGA-Bench checkout",
     )
     parser.add_argument("--pairs", type=int, default=2, help="--official: A B pairs (medians)")
     parser.add_argument("--models", type=int, default=5, help="--official: models in one run")

@@ -326,6 +326,8 @@ def rate_file(path: Path, rounds: int) -> None:
 
 
 def main() -> None:
+    from checkouts import FASTCHAT, checkout  # beside this script
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[30_000, 300_000])
     parser.add_argument("--rounds", type=int, default=100)
@@ -333,7 +335,12 @@ def main() -> None:
         "--cpus", type=int, default=2, help="reference pool size (FastChat num_cpu)"
     )
     parser.add_argument("--rate-file", type=Path, help=argparse.SUPPRESS)  # one end-to-end run
-    parser.add_argument("--fastchat", type=Path, metavar="DIR", help="a lm-sys/FastChat checkout")
+    parser.add_argument(
+        "--fastchat",
+        type=checkout("lm-sys/FastChat", FASTCHAT),
+        metavar="DIR",
+        help="a lm-sys/FastChat checkout",
+    )
     parser.add_argument(
         "--whole-command",
         type=int,
