@@ -64,6 +64,9 @@ def run(megabench_dir: str, responses: str, samples: str, out_dir: str) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        raise SystemExit(0)
     if len(sys.argv) != 5:
         raise SystemExit(__doc__)
     run(*sys.argv[1:])

@@ -41,3 +41,15 @@ def test_a_script_help_shows_its_defaults() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "--seed SEED      default: 2024" in done.stdout
+
+
+def test_the_reference_runners_print_their_usage_on_help() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "megabench_official.py"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "python benchmarks/megabench_official.py MEGABENCH_DIR" in done.stdout
