@@ -77,6 +77,14 @@ def handle_arena(args: argparse.Namespace) -> int:
         return fail(command, error)
     if args.arena_command == "push" and config.store.hub_repo is None:
         return fail(command, ValueError(f"{args.config}: store.hub_repo: the config names none"))
+    if not Path(config.store.path).exists():  # opening it would make an empty store here
+        return fail(
+            command,
+            FileNotFoundError(
+                f"{args.config}: store.path: no vote store at {config.store.path} (no vote cast "
+                f"yet): vote in the Arena tab first (vlmscope space --arena {args.config})"
+            ),
+        )
     store = VoteStore(config.store.path)
     try:
         if args.arena_command == "export":
