@@ -8,11 +8,14 @@ A thin adapter over `vlmscope.metrics.megabench` (official semantics, quirks inc
 scored by `score_field`, which scores a raising metric 0 and reports the error. Metrics that read
 `eval_context` (program_judge, symbolic_planning_test, xml_norm_point_in_bbox,
 constrained_generation) take it as the `eval_context` argument, one dict per prediction.
+Every item is checked first (`vlmscope.metrics.columns`): a prediction or reference that is not a
+string, or an `eval_context` of another length, raises ValueError naming the row and the field.
 """
 
 import datasets
 import evaluate
 
+from vlmscope.metrics.columns import same_length, text_column
 from vlmscope.metrics.megabench.fields import score_field
 from vlmscope.metrics.megabench.metric_types import METRICS
 
@@ -50,7 +53,14 @@ class Megabench(evaluate.Metric):
             ),
         )
 
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Check every item: `evaluate` checks only the first and casts the rest to text."""
+        predictions = text_column("predictions", predictions)
+        references = text_column("references", references)
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
     def _compute(self, predictions, references, eval_context=None, task_name=None):
+        same_length(len(predictions), {"eval_context": eval_context})
         contexts = eval_context if eval_context is not None else [None] * len(predictions)
         results = [
             score_field(self.config_name, prediction, reference, eval_context=context)

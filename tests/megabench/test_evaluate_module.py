@@ -46,3 +46,28 @@ def test_eval_context_metric(evaluate_lib) -> None:  # type: ignore[no-untyped-d
 def test_unknown_metric_is_rejected(evaluate_lib) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(KeyError):
         evaluate_lib.load(str(MODULE_DIR), "no_such_metric")
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "named"),
+    [
+        (["B", 1], ["B", "1"], r"predictions\[1\]: expected a string, got int 1"),
+        (["B", None], ["B", "B"], r"predictions\[1\]: expected a string, got NoneType"),
+        ([None], ["B"], r"predictions\[0\]: expected a string"),
+        (["B", "B"], ["B", ["B"]], r"references\[1\]: expected a string, got list"),
+        ("BB", ["B", "B"], "predictions: a list with one item per row, not str"),
+    ],
+)
+def test_items_that_are_not_text_are_named_not_cast(  # type: ignore[no-untyped-def]
+    evaluate_lib, predictions, references, named
+) -> None:
+    """`evaluate` checks only the first item and Arrow casts the rest: 1 scored as "1"."""
+    exact = evaluate_lib.load(str(MODULE_DIR), "exact_str_match")
+    with pytest.raises(ValueError, match=named):
+        exact.compute(predictions=predictions, references=references)
+
+
+def test_eval_context_of_another_length_is_named(evaluate_lib) -> None:  # type: ignore[no-untyped-def]
+    exact = evaluate_lib.load(str(MODULE_DIR), "exact_str_match")
+    with pytest.raises(ValueError, match="eval_context: 2 items, but there are 1 predictions"):
+        exact.compute(predictions=["B"], references=["B"], eval_context=[{}, {}])
