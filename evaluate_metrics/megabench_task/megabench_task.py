@@ -10,6 +10,9 @@
 A thin adapter over `vlmscope.metrics.megabench.query.score_query` (answer parsing, every field's
 metric, field aggregation) and `vlmscope.tracks.megabench.aggregation.score_task` (the sum of
 non-negative query scores over the number of queries), the functions the runner uses.
+Every item is checked first (`vlmscope.metrics.columns`): a response that is not a string, an
+answer that is not a dict (or its JSON text), or a per-query list of another length raises
+ValueError naming the row and the field.
 """
 
 import json
@@ -17,6 +20,8 @@ import json
 import datasets
 import evaluate
 
+from vlmscope.metrics.columns import answer_dicts, same_length, text_column
+from vlmscope.metrics.megabench.metric_types import unknown_metrics
 from vlmscope.metrics.megabench.query import score_query
 from vlmscope.tracks.megabench.aggregation import score_task
 
@@ -56,22 +61,43 @@ class MegabenchTask(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score the task; answer dicts may be given as dicts (they are sent on as JSON text)."""
-        references = [r if isinstance(r, str) else json.dumps(r) for r in references or []]
+        if predictions is not None or references is not None:
+            references = [json.dumps(r) for r in answer_dicts("references", references)]
         return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Check every item: `evaluate` checks only the first and casts the rest to text."""
+        predictions = text_column("predictions", predictions)
+        references = [json.dumps(r) for r in answer_dicts("references", references)]
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions, references, metric_info, eval_context=None, query_text=None,
                  task_name="", task_description="", judge_replies=None):  # fmt: skip
+        if not isinstance(metric_info, dict) or not metric_info.get("field_score_function"):
+            raise ValueError("metric_info: expected the task's dict with a field_score_function")
+        if unknown := unknown_metrics(metric_info):
+            raise ValueError(f"metric_info: unknown metric(s) {unknown} (field: metric)")
         n = len(predictions)
+        same_length(
+            n,
+            {
+                "eval_context": eval_context,
+                "query_text": query_text,
+                "judge_replies": judge_replies,
+            },
+        )
+        contexts, texts = eval_context or [{}] * n, query_text or [""] * n
+        replies = judge_replies or [None] * n
         results = [
             score_query(
                 task_name=task_name,
                 metric_info=metric_info,
-                eval_context=(eval_context or [{}] * n)[i],
+                eval_context=contexts[i],
                 correct_answer=json.loads(references[i]),
                 response=predictions[i],
-                query_text=(query_text or [""] * n)[i],
+                query_text=texts[i],
                 global_description=task_description,
-                judge_replies=(judge_replies or [None] * n)[i],
+                judge_replies=replies[i],
             )
             for i in range(n)
         ]

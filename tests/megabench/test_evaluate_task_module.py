@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import evaluate
+import pytest
 
 from vlmscope.tracks.megabench.rows import group_by_task, read_rows
 from vlmscope.tracks.shipped_samples import sample_dir
@@ -41,3 +42,36 @@ def test_task_module_reports_judge_outcomes():
     )
     assert result["query_scores"] == [0.8, 0.0]
     assert result["outcomes"] == [{}, {"Description": "judge_unparseable"}]
+
+
+INFO = {
+    "field_score_function": {"Answer": "exact_str_match"},
+    "aggregation": {"function": "mean", "field_weights": {"Answer": 1}},
+    "response_parse_function": "answer_string",
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"predictions": ["Answer: B", 5]}, r"predictions\[1\]: expected a string, got int 5"),
+        ({"predictions": ["Answer: B", None]}, r"predictions\[1\]: expected a string"),
+        ({"references": [{"Answer": "B"}, "B"]}, r"references\[1\]: .*not JSON"),
+        ({"references": [{"Answer": "B"}, ["B"]]}, r"references\[1\]: expected a dict"),
+        ({"references": [{"Answer": "B"}, None]}, r"references\[1\]: expected a dict"),
+        ({"eval_context": [{}]}, "eval_context: 1 items, but there are 2 predictions"),
+        ({"query_text": ["q"]}, "query_text: 1 items, but there are 2 predictions"),
+        ({"judge_replies": [None]}, "judge_replies: 1 items, but there are 2 predictions"),
+        ({"metric_info": {}}, "metric_info: expected the task's dict"),
+        ({"metric_info": {**INFO, "field_score_function": {"Answer": "nope"}}}, "unknown"),
+    ],
+)
+def test_bad_items_are_named_by_row_and_field(change, named):
+    """Each of these once scored (a cast, a -1 query) or failed deep inside with a bare error."""
+    good = {
+        "predictions": ["Answer: B", "Answer: C"],
+        "references": [{"Answer": "B"}, {"Answer": "A"}],
+        "metric_info": INFO,
+    }
+    with pytest.raises(ValueError, match=named):
+        evaluate.load(MODULE).compute(**{**good, **change})
