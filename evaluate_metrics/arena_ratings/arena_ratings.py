@@ -9,13 +9,17 @@ A thin adapter over `vlmscope.ratings.boards.battle_presets.rate_table`, the fun
 rows are battles in time order (online Elo depends on it); `weight` (optional) repeats a row.
 Every item is checked (`vlmscope.ratings.inputs.battles.battles_from_columns`): a null, non-string or
 empty model, a model against itself, an unknown winner or a weight that is not a positive finite
-number raises ValueError naming the index and the field.
+number raises ValueError naming the index and the field (before `evaluate`, which would check
+only the first item and cast the rest to text), and so does an `anchor` that is not
+MODEL=VALUE with a finite value and a model that has battles, as `--anchor` is refused.
 """
 
 import datasets
 import evaluate
 
+from vlmscope.metrics.columns import column, whole_number
 from vlmscope.ratings.boards.battle_presets import SYSTEMS, BattleSettings, rate_table
+from vlmscope.ratings.inputs.anchor_text import parse_anchor, require_rated
 from vlmscope.ratings.inputs.battles import battles_from_columns
 
 _DESCRIPTION = (
@@ -59,15 +63,23 @@ class ArenaRatings(evaluate.Metric):
             features=datasets.Features(_BATTLE),
         )
 
+    def add_batch(self, *, model_a=None, model_b=None, winner=None, **kwargs):
+        """Check every item: `evaluate` checks only the first and casts the rest to text."""
+        battles_from_columns(
+            column("model_a", model_a), column("model_b", model_b), column("winner", winner)
+        )
+        return super().add_batch(model_a=model_a, model_b=model_b, winner=winner, **kwargs)
+
     def _compute(self, model_a, model_b, winner, weight=None, rounds=100, seed=0, anchor=None):
-        model, _, value = (anchor or "").rpartition("=")
+        model, rating = parse_anchor(anchor)
         settings = BattleSettings(
             system="bt" if self.config_name == "default" else self.config_name,
-            rounds=rounds,
-            seed=seed,
-            anchor_model=model or None,
-            anchor_rating=float(value) if model else None,
+            rounds=whole_number("rounds", rounds, minimum=1),
+            seed=whole_number("seed", seed, minimum=0),
+            anchor_model=model,
+            anchor_rating=rating,
         )
         battles = battles_from_columns(model_a, model_b, winner, weight)
+        require_rated(model, battles.models)
         result = rate_table(battles, settings)
         return {"models": result["models"], "settings": result["settings"]}

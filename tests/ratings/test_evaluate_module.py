@@ -67,3 +67,32 @@ def test_weights_stand_for_repeated_rows() -> None:
 def test_unknown_config_is_rejected() -> None:
     with pytest.raises(KeyError, match="rating system"):
         evaluate.load(str(MODULE_DIR), "glicko")
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"model_a": ["x", 1]}, r"^index 1: field 'model_a'"),
+        ({"model_a": [None, "y"]}, r"^index 0: field 'model_a'"),
+        ({"winner": "model_a"}, "^winner: a list with one item per row"),
+        ({"anchor": "x"}, "^anchor: expected MODEL=VALUE"),
+        ({"anchor": "x=abc"}, "^anchor: 'abc' is not a number"),
+        ({"anchor": "z=1000"}, "^anchor: 'z' has no battles on the board"),
+        ({"rounds": "10"}, r"^rounds: expected an integer >= 1"),
+        ({"seed": 1.5}, r"^seed: expected an integer >= 0"),
+    ],
+)
+def test_bad_items_and_arguments_are_named(change: dict[str, object], named: str) -> None:
+    """An int model was cast to the model "1"; a bad anchor was ignored or a bare float error."""
+    metric = evaluate.load(str(MODULE_DIR), "bt")
+    good = {"model_a": ["x", "y"], "model_b": ["y", "x"], "winner": ["model_a", "tie"]}
+    with pytest.raises(ValueError, match=named):
+        metric.compute(**{"rounds": 3, **good, **change})
+
+
+def test_numpy_columns_and_integers_are_taken() -> None:
+    np = pytest.importorskip("numpy")
+    metric = evaluate.load(str(MODULE_DIR), "bt")
+    rows = {"model_a": np.array(["x", "y"]), "model_b": ("y", "x"), "winner": ["model_a", "tie"]}
+    result = metric.compute(**rows, rounds=np.int64(3), seed=np.int32(1))
+    assert result["settings"]["rounds"] == 3 and set(result["models"]) == {"x", "y"}

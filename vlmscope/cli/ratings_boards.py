@@ -7,7 +7,6 @@ Bad settings and bad input rows end as one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -17,6 +16,7 @@ from vlmscope.cli.board_inputs import empty_board, per_component, refuse_empty
 from vlmscope.cli.board_output import config_hash, describe, now_iso, write_board_json
 from vlmscope.ratings.boards.board import RatingBoard, with_skipped_rows
 from vlmscope.ratings.boards.names import BATTLES_BOARD, VERDICTS_BOARD
+from vlmscope.ratings.inputs.anchor_text import parse_anchor, require_rated
 from vlmscope.ratings.inputs.row_checks import BadRowError
 
 BATTLES_TRACK = BATTLES_BOARD
@@ -262,28 +262,13 @@ def _request(
 
 
 def _parse_anchor(text: str | None) -> tuple[str | None, float | None]:
-    if text is None:
-        return None, None
-    model, sep, value = text.rpartition("=")
-    if not sep or not model:
-        raise ValueError(f"--anchor: expected MODEL=VALUE, got {text!r}")
-    try:
-        rating = float(value)
-    except ValueError:
-        raise ValueError(f"--anchor: {value!r} is not a number") from None
-    if not math.isfinite(rating):
-        raise ValueError(f"--anchor: {value!r} is not a finite rating")
-    return model, rating
+    return parse_anchor(text, "--anchor")
 
 
 def _anchored(board: RatingBoard, anchor_model: str | None) -> RatingBoard:
     """The board, once its `--anchor` model is known to be on it: an anchor naming a model
     with no battles (a typo) would leave the ratings unpinned while the settings say pinned."""
-    if anchor_model is not None and anchor_model not in board.models:
-        raise ValueError(
-            f"--anchor: {anchor_model!r} has no battles on the board "
-            f"(models: {', '.join(sorted(board.models))})"
-        )
+    require_rated(anchor_model, board.models, "--anchor")
     return board
 
 

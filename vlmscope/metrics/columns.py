@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from numbers import Integral
 from typing import Any
 
 
@@ -65,10 +66,11 @@ def same_length(rows: int, columns: Mapping[str, Sequence[Any] | None]) -> None:
 
 
 def whole_number(name: str, value: Any, *, minimum: int) -> int:
-    """An integer argument (rounds, seed) of at least `minimum`; a bool or text is refused."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    """An integer argument (rounds, seed; a numpy integer too) of at least `minimum`, as an int;
+    a bool, a float or text is refused."""
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
         raise ValueError(f"{name}: expected an integer >= {minimum}, got {_shown(value)}")
-    return value
+    return int(value)
 
 
 def _shown(value: Any) -> str:
