@@ -63,6 +63,19 @@ def test_missing_media_names_the_file(tmp_path):
     assert "nowhere.png" in str(err.value) and row["task_name"] in str(err.value)
 
 
+def test_corrupt_image_names_the_row_and_file(tmp_path):
+    """A query image that does not decode stops the build naming it, as the other builders do;
+    it used to build and fail later, at read time, with a bare UnidentifiedImageError."""
+    data = tmp_path / "data"
+    shutil.copytree(SAMPLE, data)
+    (data / "data/Perception/Sample/sample_single_answer/q0.png").write_bytes(b"not a png")
+    with pytest.raises(RowError) as err:
+        build(data, "core", cache_dir=tmp_path / "c")
+    message = str(err.value)
+    assert "sample_single_answer" in message and "row 0" in message
+    assert "q0.png" in message and "does not decode as an image" in message
+
+
 def test_task_fields_must_agree(tmp_path):
     data, row = _copy_with(tmp_path, "task_description", "something else")
     with pytest.raises(RowError, match="task_description"):

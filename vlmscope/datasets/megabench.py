@@ -36,6 +36,7 @@ from vlmscope.datasets.building import (
 )
 from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
+from vlmscope.tracks.hub_files import image_format
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
@@ -89,7 +90,10 @@ class MegaBench(NamedRowErrors, datasets.GeneratorBasedBuilder):
                     continue
                 if not path.is_file():
                     raise RowError(f"{row.where}: field 'query_media' names a missing file {rel}")
-                images.append({"bytes": path.read_bytes(), "path": rel})
+                data = path.read_bytes()
+                # checked here: a corrupt file would otherwise fail at read time, unnamed
+                image_format(data, f"{row.where}, file {rel}", "query_media", RowError)
+                images.append({"bytes": data, "path": rel})
             yield (
                 index,
                 {
