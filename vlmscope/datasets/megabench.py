@@ -34,6 +34,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.data_fingerprint import FilesFingerprint
 from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.tracks.hub_files import image_format
@@ -60,7 +61,7 @@ FEATURES = datasets.Features(
 VERSION = datasets.Version("1.0.0")
 
 
-class MegaBench(NamedRowErrors, datasets.GeneratorBasedBuilder):
+class MegaBench(FilesFingerprint, NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = VERSION
     BUILDER_CONFIGS = [datasets.BuilderConfig(name=name, version=VERSION) for name in CONFIGS]
     DEFAULT_CONFIG_NAME = "core"

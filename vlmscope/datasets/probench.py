@@ -36,6 +36,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.data_fingerprint import FilesFingerprint
 from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.hub_export import export_folder
@@ -80,7 +81,7 @@ _DESCRIPTIONS = {
 VERSION = datasets.Version("1.0.0")
 
 
-class ProBench(NamedRowErrors, datasets.GeneratorBasedBuilder):
+class ProBench(FilesFingerprint, NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = VERSION
     BUILDER_CONFIGS = [
         datasets.BuilderConfig(name=name, version=VERSION, description=_DESCRIPTIONS[name])

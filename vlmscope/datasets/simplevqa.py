@@ -33,6 +33,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.data_fingerprint import FilesFingerprint
 from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
 from vlmscope.hub_export import export_folder
@@ -46,7 +47,7 @@ _CITATION = """@article{cheng2025simplevqa,
 }"""
 
 
-class SimpleVQA(NamedRowErrors, datasets.GeneratorBasedBuilder):
+class SimpleVQA(FilesFingerprint, NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = datasets.Version("1.0.0")
     BUILDER_CONFIGS = [
         datasets.BuilderConfig(

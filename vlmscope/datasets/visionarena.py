@@ -33,6 +33,7 @@ from vlmscope.datasets.building import (
     prepare_split,
     refuse_empty,
 )
+from vlmscope.datasets.data_fingerprint import FilesFingerprint
 from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import data_dir_from_args
 from vlmscope.hub_export import export_folder
@@ -136,7 +137,7 @@ def _images(images: Sequence[bytes], name: str) -> list[dict[str, Any]]:
     return [{"bytes": data, "path": f"{name}-{k}.png"} for k, data in enumerate(images)]
 
 
-class _Builder(NamedRowErrors, datasets.GeneratorBasedBuilder):
+class _Builder(FilesFingerprint, NamedRowErrors, datasets.GeneratorBasedBuilder):
     VERSION = _VERSION
     SAMPLE = "chat"
     FEATURES = CHAT_FEATURES

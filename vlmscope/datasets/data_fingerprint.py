@@ -1,0 +1,41 @@
+"""A builder's cache follows the files it reads, not only the folder's name.
+
+`datasets` keys a prepared build by the builder, the config and its arguments, so a `data_dir`
+whose files changed in place (a fixed row, a repaired image, a newer download into the same
+folder) was served the earlier build, bad rows and all, until the cache was removed by hand.
+`FilesFingerprint` gives the build a hash of every file under `data_dir` (its path, size and
+modification time; reading the contents of a benchmark's media would cost as much as the build),
+so a changed file prepares a new build and an unchanged folder reuses the cached one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+
+def files_fingerprint(folder: str | Path) -> str:
+    """A hex digest of each file's relative path, size and modification time under `folder`."""
+    root = Path(folder)
+    digest = hashlib.sha256()
+    for base, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(base, name)
+            info = path.stat()
+            relative = path.relative_to(root).as_posix()
+            digest.update(f"{relative}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+class FilesFingerprint:
+    """Mixed into a `datasets` builder (before `GeneratorBasedBuilder`): without an explicit
+    `hash`, a builder given a `data_dir` is cached under the fingerprint of its files."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        data_dir = kwargs.get("data_dir")
+        if kwargs.get("hash") is None and data_dir and Path(data_dir).is_dir():
+            kwargs["hash"] = files_fingerprint(data_dir)
+        super().__init__(*args, **kwargs)
