@@ -5,12 +5,15 @@
     0.5
 
 A thin adapter over `vlmscope.tracks.simplevqa.metrics`: the predictions are grader outcomes,
-not model answers (grading needs a judge, see the SimpleVQA track).
+not model answers (grading needs a judge, see the SimpleVQA track). Every item is checked first
+(`vlmscope.metrics.columns`): a grade or group label that is not a string, or a bootstrap
+argument that is not a whole number, raises ValueError naming the row or the argument.
 """
 
 import datasets
 import evaluate
 
+from vlmscope.metrics.columns import column, same_length, text_column, whole_number
 from vlmscope.tracks.simplevqa.grading import Grade
 from vlmscope.tracks.simplevqa.metrics import factuality_table, group_rng, grouped_tables
 
@@ -41,14 +44,19 @@ class SimplevqaFactuality(evaluate.Metric):
             features=datasets.Features({"predictions": datasets.Value("string")}),
         )
 
+    def add_batch(self, *, predictions=None, **kwargs):
+        """Check every item: `evaluate` checks only the first and casts the rest to text."""
+        return super().add_batch(predictions=text_column("predictions", predictions), **kwargs)
+
     def _compute(self, predictions, groups=None, bootstrap_rounds=1000, seed=0):
+        rounds = whole_number("bootstrap_rounds", bootstrap_rounds, minimum=0)
+        seed = whole_number("seed", seed, minimum=0)
         grades = [_grade(p, index) for index, p in enumerate(predictions)]
-        result = factuality_table(grades, rounds=bootstrap_rounds, rng=group_rng(seed, "overall"))
+        result = factuality_table(grades, rounds=rounds, rng=group_rng(seed, "overall"))
         if groups is not None:
-            if isinstance(groups, str):  # its characters would pass for one label per item
-                raise ValueError("groups: a list with one label per prediction, not a string")
-            labels = [str(g) for g in groups]  # as the track labels its groups
-            result["by_group"] = grouped_tables(grades, labels, rounds=bootstrap_rounds, seed=seed)
+            same_length(len(predictions), {"groups": groups})
+            labels = [_label(g, index) for index, g in enumerate(column("groups", groups))]
+            result["by_group"] = grouped_tables(grades, labels, rounds=rounds, seed=seed)
         return result
 
 
@@ -58,3 +66,10 @@ def _grade(prediction, index):
     except ValueError:
         known = ", ".join(repr(g.value) for g in Grade)
         raise ValueError(f"predictions[{index}]: {prediction!r} is not one of {known}") from None
+
+
+def _label(group, index):
+    """A group label as the track writes it (`str`, so 2024 is "2024"); None has no label."""
+    if group is None:
+        raise ValueError(f'groups[{index}]: None is not a label ("" groups an item as "(none)")')
+    return str(group)

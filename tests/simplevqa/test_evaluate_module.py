@@ -55,3 +55,24 @@ def test_nothing_graded_gives_null_rates() -> None:
     assert result["n_graded"] == 0 and result["CO"] is None and result["F"] is None
     assert result["ci95"] is None and result["note"].startswith("no item graded")
     assert result["by_group"]["CN"]["CGA"] is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        ({"predictions": ["correct", 1]}, r"^predictions\[1\]: expected a string, got int 1"),
+        ({"predictions": [None, "correct"]}, r"^predictions\[0\]: expected a string"),
+        ({"groups": ["CN", None]}, r"^groups\[1\]: None is not a label"),
+        ({"groups": ["CN"]}, r"^groups: 1 items, but there are 2 predictions"),
+        ({"bootstrap_rounds": "10"}, r"^bootstrap_rounds: expected an integer >= 0"),
+        ({"bootstrap_rounds": -5}, r"^bootstrap_rounds: expected an integer >= 0"),
+        ({"seed": "0"}, r"^seed: expected an integer >= 0"),
+    ],
+)
+def test_bad_items_and_arguments_are_named(arguments: dict[str, object], named: str) -> None:
+    """A None label was rated as the group "None", a negative round count gave no interval,
+    a text round count failed inside the bootstrap."""
+    evaluate = pytest.importorskip("evaluate")
+    metric = evaluate.load(str(MODULE_DIR))
+    with pytest.raises(ValueError, match=named):
+        metric.compute(**{"predictions": ["correct", "incorrect"], **arguments})
