@@ -59,3 +59,17 @@ def test_visionarena_builder_follows_its_files(tmp_path) -> None:  # type: ignor
     assert VisionArenaBench(**kwargs).hash == before
     _rewrite(data / "data/train-00000-of-00001.parquet", "category", "changed")
     assert VisionArenaBench(**kwargs).hash != before
+
+
+def test_the_shipped_samples_are_fingerprinted_too(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Without a data_dir the builder reads the package's samples: a newer package with
+    redrawn samples must not be served the build of the older one."""
+    from vlmscope.datasets import data_fingerprint
+
+    samples = tmp_path / "samples"
+    shutil.copytree(sample_dir("simplevqa"), samples / "simplevqa")
+    monkeypatch.setattr(data_fingerprint, "SAMPLES_ROOT", samples)
+    before = SimpleVQA(cache_dir=str(tmp_path / "cache")).hash
+    assert before and SimpleVQA(cache_dir=str(tmp_path / "cache")).hash == before
+    _rewrite(samples / "simplevqa" / "test.parquet", "question", "redrawn")
+    assert SimpleVQA(cache_dir=str(tmp_path / "cache")).hash != before

@@ -5,7 +5,9 @@ whose files changed in place (a fixed row, a repaired image, a newer download in
 folder) was served the earlier build, bad rows and all, until the cache was removed by hand.
 `FilesFingerprint` gives the build a hash of every file under `data_dir` (its path, size and
 modification time; reading the contents of a benchmark's media would cost as much as the build),
-so a changed file prepares a new build and an unchanged folder reuses the cached one.
+so a changed file prepares a new build and an unchanged folder reuses the cached one. Without
+`data_dir` a builder reads the samples shipped in the package, fingerprinted the same way, so a
+newer package (or a redrawn sample) is not served the build of the older one.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import hashlib
 import os
 from pathlib import Path
 from typing import Any
+
+from vlmscope.tracks.shipped_samples import SAMPLES_ROOT
 
 
 def files_fingerprint(folder: str | Path) -> str:
@@ -32,10 +36,11 @@ def files_fingerprint(folder: str | Path) -> str:
 
 class FilesFingerprint:
     """Mixed into a `datasets` builder (before `GeneratorBasedBuilder`): without an explicit
-    `hash`, a builder given a `data_dir` is cached under the fingerprint of its files."""
+    `hash`, a builder is cached under the fingerprint of the files it reads (its `data_dir`, or
+    the shipped samples)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        data_dir = kwargs.get("data_dir")
-        if kwargs.get("hash") is None and data_dir and Path(data_dir).is_dir():
-            kwargs["hash"] = files_fingerprint(data_dir)
+        folder = kwargs.get("data_dir") or SAMPLES_ROOT
+        if kwargs.get("hash") is None and Path(folder).is_dir():
+            kwargs["hash"] = files_fingerprint(folder)
         super().__init__(*args, **kwargs)
