@@ -44,7 +44,7 @@ def phase_build(data: Path, work: Path) -> dict[str, Any]:
 
     rows = 0
     for config in CONFIGS:
-        rows += len(build(data, config, cache_dir=work / f"cache-{config}"))
+        rows += len(build(config, data, cache_dir=work / f"cache-{config}"))
     return {"rows": rows}
 
 

@@ -19,7 +19,7 @@ SAMPLE = sample_dir("megabench")
     [("core", 14, 7), ("open", 2, 1), ("core_single_image", 8, 4), ("open_single_image", 2, 1)],
 )
 def test_every_config_builds(tmp_path, config, rows, tasks):
-    ds = build(SAMPLE, config, cache_dir=tmp_path)
+    ds = build(config, SAMPLE, cache_dir=tmp_path)
     assert len(ds) == rows
     assert len(set(ds["task_name"])) == tasks
     assert ds.features["metric_info"] == datasets.Value("string")
@@ -59,7 +59,7 @@ def test_bad_literal_names_task_row_and_field(tmp_path):
 def test_missing_media_names_the_file(tmp_path):
     data, row = _copy_with(tmp_path, "query_media", "['./data/nowhere.png']")
     with pytest.raises(Exception) as err:
-        build(data, "core", cache_dir=tmp_path / "c")
+        build("core", data, cache_dir=tmp_path / "c")
     assert "nowhere.png" in str(err.value) and row["task_name"] in str(err.value)
 
 
@@ -70,7 +70,7 @@ def test_corrupt_image_names_the_row_and_file(tmp_path):
     shutil.copytree(SAMPLE, data)
     (data / "data/Perception/Sample/sample_single_answer/q0.png").write_bytes(b"not a png")
     with pytest.raises(RowError) as err:
-        build(data, "core", cache_dir=tmp_path / "c")
+        build("core", data, cache_dir=tmp_path / "c")
     message = str(err.value)
     assert "sample_single_answer" in message and "row 0" in message
     assert "q0.png" in message and "does not decode as an image" in message

@@ -143,7 +143,7 @@ def test_bad_row_stops_the_reader_the_track_and_the_builder(tmp_path: Path, case
         MegaBenchTrack(TrackConfig(name="megabench", data_dir=str(data)), limit=None)
     assert str(track.value) == str(read.value)
     with pytest.raises(RowError) as built:
-        build(data, "core", cache_dir=tmp_path / "cache")
+        build("core", data, cache_dir=tmp_path / "cache")
     assert str(built.value) == str(read.value)
     if case.endswith(" out"):
         assert "outside the data folder" in str(read.value)
@@ -168,7 +168,7 @@ def test_links_and_a_linked_data_folder_that_stay_inside_are_fine(tmp_path: Path
     linked = tmp_path / "linked"
     linked.symlink_to(data)
     assert read_rows(linked, "core")[1].query_media == (f"{TASK_DIR}/same_as_q1.png",)
-    assert len(build(linked, "core", cache_dir=tmp_path / "cache")) == 14
+    assert len(build("core", linked, cache_dir=tmp_path / "cache")) == 14
 
 
 @pytest.mark.parametrize("media", ["../outside.png", "/etc/passwd"])

@@ -3,8 +3,8 @@
 `datasets` 5 no longer runs loading scripts; `build` instantiates the builder class `MegaBench`:
 
     from vlmscope.datasets.megabench import build
-    ds = build(config="core")                       # the sample shipped with the package
-    ds = build("path/to/MEGA-Bench", "core")        # parquet + unzipped data/; a bad row raises RowError
+    ds = build("core")                              # the sample shipped with the package
+    ds = build("core", "path/to/MEGA-Bench")        # parquet + unzipped data/; a bad row raises RowError
 
 Rows keep the 15 upstream string columns unchanged (so the official tools still read them) and
 add `query_images`: the query's images decoded from the relative paths. Rows are read by the
@@ -105,9 +105,10 @@ class MegaBench(FilesFingerprint, NamedRowErrors, datasets.GeneratorBasedBuilder
 
 
 def build(
-    data_dir: str | Path | None = None, config: str = "core", cache_dir: str | Path | None = None
+    config: str = "core", data_dir: str | Path | None = None, cache_dir: str | Path | None = None
 ) -> datasets.Dataset:
-    """One config from the upstream files in `data_dir` (None: the shipped sample)."""
+    """One config from the upstream files in `data_dir` (None: the shipped sample). The
+    arguments come in the order of every track's `build`: config, data folder, cache."""
     check_name("MEGA-Bench config", config, CONFIGS)
     builder = MegaBench(
         config_name=config,
@@ -128,7 +129,7 @@ def export(
     ValueError unless `allow_empty`."""
     from vlmscope.hub_export import export_folder
 
-    configs = {name: build(data_dir, name, cache_dir) for name in CONFIGS}
+    configs = {name: build(name, data_dir, cache_dir) for name in CONFIGS}
     refuse_empty(configs, data_dir, allow_empty)
     return export_folder(
         out_dir,
