@@ -20,8 +20,8 @@ CORE = {"spec.py", "track.py", "rows.py", "report.py"}
 
 
 def documented() -> dict[str, dict[str, set[str]]]:
-    """The table of `## The four tracks`: package -> column -> file names."""
-    section = DOC.read_text(encoding="utf-8").split("## The four tracks", 1)[1]
+    """The table of `## The built-in tracks`: package -> column -> file names."""
+    section = DOC.read_text(encoding="utf-8").split("\n## The built-in tracks\n", 1)[1]
     tracks = {}
     for line in section.splitlines():
         if not line.startswith("| `"):
@@ -55,7 +55,7 @@ def named_for(folder: Path, package: str) -> set[str]:
 def test_every_built_in_track_has_the_documented_files() -> None:
     doc = documented()
     packages = built_in_packages()
-    assert set(doc) == set(packages) == {"megabench", "probench", "simplevqa", "visionarena"}
+    assert set(doc) == set(packages) >= {"megabench", "probench", "simplevqa", "visionarena"}
     for package, columns in doc.items():
         found = {p.name for p in (PACKAGE / "tracks" / package).glob("*.py")} - {"__init__.py"}
         assert columns["core"] == CORE, package
