@@ -141,6 +141,16 @@ class TrackOptions(AsWritten):
 
 
 class Track(Protocol):
+    """A benchmark the runner evaluates (`docs/adding-a-track.md` writes a whole one).
+
+    The registry builds it as `cls(config, limit=limit)` (`registry.build_track`) when the run
+    is planned, before any model loads: the constructor validates `config.options` (a
+    `ValueError` names the option), reads the rows of `config.data_dir`, else of the shipped
+    sample, and keeps the first `limit` of them (MEGA-Bench: of each task) as `rows` (planning
+    refuses a track whose `rows`, or without them whose samples, are empty). `name` is its
+    spec's name.
+    """
+
     name: ClassVar[str]
 
     @property
