@@ -3,7 +3,7 @@
 Layers, top to bottom; a module imports only from its own layer or below, never in a cycle
 (`tests/foundation/test_import_layers.py` checks both):
 
-6. `cli` (every `vlmscope` command)
+6. `cli` (every `vlmscope` command; `__main__` is `python -m vlmscope`)
 5. `arena` (the live arena: contestants, vote store, export, Hub pushes)
 4. `runner` (the phased run, result datasets), `leaderboard` (read-only views of result datasets
    for the Space)
@@ -15,7 +15,14 @@ Layers, top to bottom; a module imports only from its own layer or below, never 
 1. `models` (backends), `metrics` (pure scoring functions), `sandbox`, `stats` (paired
    resampling, intervals and tests for comparing models; numpy only)
 0. `messages`, `config`, `prompts`, `cache`, `cache_salvage`, `hub_export`, `hub_data`,
-   `literals`, `dependencies` (types and I/O)
+   `literals`, `dependencies`, `stand_ins` (types and I/O), and what every layer shares:
+   reading the files users give (`data_files`, `yaml_files`, `json_lines`, `typed_values`),
+   ending on a bad one with one line (`input_errors`, `launch_output`), writing result files
+   (`atomic_files`, `owned_files`, `typed_columns`), finding the shipped configs
+   (`shipped_configs`)
+
+Package data, no code: `configs/` (the example configs, links into the
+repository's `configs/`), `samples/` (each track's shipped sample), `py.typed`.
 
 The thin entries above the package (`run_eval.py`, `leaderboard_space/`, `dataset_scripts/`,
 `evaluate_metrics/`) may import any of it.
