@@ -339,7 +339,7 @@ def test_simplevqa_page_breaks_down_with_intervals(watched: Watched) -> None:
     tab(page, "SimpleVQA")
     page.wait_for_selector("#simplevqa-table")
     overall = lines(page, "#simplevqa-table")
-    assert {"svqa-strong", "svqa-weak", "33.3", "40", "F 95% CI"} <= set(overall)
+    assert {"svqa-strong", "svqa-weak", "33.33", "40", "F 95% CI"} <= set(overall)
     page.locator("#simplevqa-breakdown").get_by_text("By language").click()
     wait_for_text(page, "#simplevqa-table", "CN")
     wait_for_error_bars(page)

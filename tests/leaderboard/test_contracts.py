@@ -58,7 +58,7 @@ def test_simplevqa_run_reaches_the_overview_and_its_page(
             shown = svqa.factuality_frame({model: records[model]}, breakdown)
             tables = {"all": summary["overall"]} if key == "overall" else summary[key]
             assert list(shown["Group"]) == list(tables)
-            assert list(shown["CO"]) == [round(100 * t["CO"], 1) for t in tables.values()]
+            assert list(shown["CO"]) == [round(100 * t["CO"], 2) for t in tables.values()]
     assert _row(frame, "svqa-weak")["SimpleVQA F"] == 40.0  # 2 right, 2 not attempted, 2 wrong
 
 

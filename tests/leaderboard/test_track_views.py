@@ -60,9 +60,9 @@ def test_simplevqa_rates_with_intervals_by_group(store: ResultStore) -> None:
     # svqa-weak: right on 2 of 6, "I don't know" on 2, wrong on 2
     weak = overall.loc["svqa-weak"]
     assert (weak["CO"], weak["NA"], weak["IN"], weak["CGA"], weak["F"]) == (
-        33.3,
-        33.3,
-        33.3,
+        33.33,
+        33.33,
+        33.33,
         50.0,
         40.0,
     )

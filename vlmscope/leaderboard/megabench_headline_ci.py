@@ -15,7 +15,7 @@ from typing import Any
 
 from vlmscope.leaderboard.headline_intervals import NO_CI, OLD_SINGLE_IMAGE, OLD_SUMMARY, bounds_at
 from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import number_at
+from vlmscope.leaderboard.values import number_at, percent_bounds
 from vlmscope.tracks.megabench.intervals import SINGLE_IMAGE_KEY
 
 HEADLINES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -37,7 +37,7 @@ def ci_text(scores: Mapping[str, Any], key: str, interval: tuple[str, ...]) -> s
     if number_at(scores, key) is None:
         return ""
     bounds = bounds_at(scores, *interval)
-    return f"{100 * bounds.lower:.2f} - {100 * bounds.upper:.2f}" if bounds else NO_CI
+    return percent_bounds(bounds.lower, bounds.upper) if bounds else NO_CI
 
 
 def no_interval_reason(scores: Mapping[str, Any], interval: tuple[str, ...]) -> str:

@@ -16,7 +16,7 @@ import pandas as pd
 
 from vlmscope.leaderboard.headline_intervals import Bounds, rank_bands
 from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import MISSING, is_number, number_at, percent
+from vlmscope.leaderboard.values import MISSING, is_number, number_at, percent, percent_bounds
 
 METRICS = ("CO", "NA", "IN", "CGA", "F")  # the paper's column order
 BREAKDOWNS: dict[str, str] = {
@@ -79,8 +79,8 @@ def factuality_frame(records: Mapping[str, SummaryRecord], breakdown: str) -> pd
             ]
             for metric in METRICS:
                 bounds = interval(table, metric)
-                ci = f"{100 * bounds[0]:.1f} - {100 * bounds[1]:.1f}" if bounds else ""
-                row += [percent(number_at(table, metric), 1), ci]
+                ci = percent_bounds(*bounds) if bounds else ""
+                row += [percent(number_at(table, metric)), ci]
             rows.append(row)
     frame = pd.DataFrame(rows, columns=columns)
     order = {group: i for i, group in enumerate(dict.fromkeys(frame["Group"]))}

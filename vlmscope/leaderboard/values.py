@@ -13,6 +13,9 @@ from typing import Any
 from pandas.api.types import is_numeric_dtype
 
 MISSING = float("nan")
+PERCENT_DIGITS = 2
+"""Decimals of a 0-1 rate shown in percent, on every page and in `vlmscope compare`, so one
+number reads the same wherever it is shown."""
 
 
 def is_number(value: Any) -> bool:
@@ -29,9 +32,19 @@ def number_at(data: Any, *keys: str) -> float | None:
     return float(data) if is_number(data) else None
 
 
-def percent(value: float | None, digits: int = 2) -> float:
+def percent(value: float | None, digits: int = PERCENT_DIGITS) -> float:
     """A 0-1 rate as a percentage rounded for display; NaN (an empty cell) when missing."""
     return MISSING if value is None else round(100 * value, digits)
+
+
+def percent_text(value: float) -> str:
+    """A 0-1 rate as percent text with the shown digits (`33.33`)."""
+    return f"{100 * value:.{PERCENT_DIGITS}f}"
+
+
+def percent_bounds(lower: float, upper: float) -> str:
+    """A 0-1 interval as `12.34 - 56.78` in percent, as precise as the numbers beside it."""
+    return f"{percent_text(lower)} - {percent_text(upper)}"
 
 
 def column_types(dtypes: Iterable[Any]) -> list[str]:

@@ -1,0 +1,51 @@
+"""A headline number reads the same on every page that shows it: the overview, the track's own
+page and `vlmscope compare` round a 0-1 rate to the same percent digits, and a track page
+writes an interval's bounds with those digits too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vlmscope.leaderboard import megabench_headline_ci
+from vlmscope.leaderboard import simplevqa_view as svqa
+from vlmscope.leaderboard.compare.render import scaled
+from vlmscope.leaderboard.overview import overview_frame
+from vlmscope.leaderboard.records import SummaryRecord
+
+THIRD = 0.3333  # SimpleVQA's rates as its official scorer rounds them (4 decimals)
+CGA = 0.4545
+
+
+def _simplevqa(model: str) -> SummaryRecord:
+    table = {
+        "F": THIRD,
+        "CO": THIRD,
+        "CGA": CGA,
+        "NA": 0.2667,
+        "IN": 0.4,
+        "n_graded": 15,
+        "n_judge_unparseable": 0,
+        "ci95": {"F": [0.1234, 0.5678], "CGA": [0.2, 0.7]},
+    }
+    scores = {**table, "overall": table}
+    return SummaryRecord(model, "simplevqa", 15, scores, {}, {}, "", "", "", Path("."))
+
+
+def test_the_simplevqa_page_shows_the_overviews_numbers() -> None:
+    record = _simplevqa("m")
+    overview = overview_frame([record], {}).set_index("Model").loc["m"]
+    page = svqa.factuality_frame({"m": record}, "Overall").set_index("Model").loc["m"]
+    assert page["F"] == overview["SimpleVQA F"] == 33.33
+    assert page["CGA"] == overview["SimpleVQA CGA"] == 45.45
+    assert f"{page['F']:.2f}" == scaled(THIRD, "score")  # compare's text of the same number
+
+
+def test_interval_bounds_have_the_same_digits_on_every_track_page() -> None:
+    record = _simplevqa("m")
+    page = svqa.factuality_frame({"m": record}, "Overall").set_index("Model").loc["m"]
+    megabench = megabench_headline_ci.ci_text(
+        {"overall": THIRD, "intervals": {"overall": [0.1234, 0.5678]}},
+        "overall",
+        ("intervals", "overall"),
+    )
+    assert page["F 95% CI"] == megabench == "12.34 - 56.78"
