@@ -10,7 +10,11 @@ from vlmscope.leaderboard import megabench_headline_ci
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.compare.render import scaled
 from vlmscope.leaderboard.overview import overview_frame
+from vlmscope.leaderboard.probench_view import official_frame
+from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
 from vlmscope.leaderboard.records import SummaryRecord
+from vlmscope.leaderboard.visionarena_bench_view import bench_frame
+from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 
 THIRD = 0.3333  # SimpleVQA's rates as its official scorer rounds them (4 decimals)
 CGA = 0.4545
@@ -49,3 +53,21 @@ def test_interval_bounds_have_the_same_digits_on_every_track_page() -> None:
         ("intervals", "overall"),
     )
     assert page["F 95% CI"] == megabench == "12.34 - 56.78"
+
+
+def test_a_win_rate_has_the_same_digits_on_every_board_table() -> None:
+    """The ProBench joint board, the VisionArena-Bench table and ProBench's official table
+    show a win rate (already in percent) as the rates beside them are shown."""
+    entry = ModelRating(rating=1187.07, lower=1027.25, upper=1306.75, win_rate=60.36, battles=46)
+    anchor = ModelRating(rating=1000.0, lower=1000.0, upper=1000.0, win_rate=50.0, battles=46)
+    board = RatingBoard(models={"m": entry, "anchor": anchor})
+    joint = rating_frame(board).set_index("Model").loc["m"]
+    bench = bench_frame(board, OVERALL, False).set_index("Model").loc["m"]
+    official = official_frame({"m": _probench("m", 60.36)}).set_index("Model").loc["m"]
+    assert joint["Win rate"] == bench["Win rate (%)"] == official["Single-round Win rate"] == 60.36
+
+
+def _probench(model: str, win_rate: float) -> SummaryRecord:
+    entry = {"score": 1187, "lower": 1027, "upper": 1307, "win_rate": win_rate, "prompts": 5}
+    scores = {"baseline": "b", "tracks": {"singleround": entry}}
+    return SummaryRecord(model, "probench", 5, scores, {}, {}, "", "", "", Path("."))

@@ -108,7 +108,7 @@ def test_rating_frame_shows_the_boards_numbers(store: ResultStore) -> None:
     entry = board.models[TOP]
     assert top["Model"] == TOP and top["Rank"] == entry.rank == 1
     assert top["Rating"] == round(entry.rating, 1) and top["Battles"] == entry.battles
-    assert top["Win rate"] == round(entry.win_rate or 0, 1)
+    assert top["Win rate"] == round(entry.win_rate or 0, 2)
     assert top["95% CI"] == f"+{entry.upper - entry.rating:.1f} / -{entry.rating - entry.lower:.1f}"
     assert list(frame["Rating"]) == sorted(frame["Rating"], reverse=True)
     # the rank is the board's: FastChat's own final ranking of these battles

@@ -27,7 +27,7 @@ import pandas as pd
 from vlmscope.leaderboard.rating_view import board_view
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.values import MISSING, number_at
+from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, number_at
 from vlmscope.ratings.boards.board import RatingBoard
 
 TRACKS: dict[str, str] = {
@@ -200,7 +200,7 @@ def _measures(entry: Mapping[str, Any]) -> list[object]:
     return [
         MISSING if score is None else score,
         ci_offsets(entry),
-        MISSING if win_rate is None else round(win_rate, 2),
+        MISSING if win_rate is None else round(win_rate, PERCENT_DIGITS),
         MISSING if tokens is None else round(tokens),
     ]
 

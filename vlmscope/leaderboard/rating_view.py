@@ -16,7 +16,7 @@ import pandas as pd
 
 from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
-from vlmscope.leaderboard.values import MISSING, is_number
+from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, is_number
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 
 OVERALL = "overall"
@@ -81,7 +81,8 @@ def rating_frame(view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE) -> 
     rows = [
         [
             *cells(model, entry),
-            rounded(entry.win_rate if cells is rated_cells else None),  # no rate from few votes
+            # no rate from few votes; in percent already, as precise as every shown rate
+            rounded(entry.win_rate if cells is rated_cells else None, PERCENT_DIGITS),
             rounded(entry.battles, 0),
         ]
         for model, entry, cells in shown_models(view, minimum)

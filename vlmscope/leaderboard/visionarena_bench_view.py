@@ -30,7 +30,7 @@ from vlmscope.leaderboard.rating_view import (
     shown_models,
 )
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.values import is_number, number_at
+from vlmscope.leaderboard.values import PERCENT_DIGITS, is_number, number_at
 from vlmscope.ratings.boards import agreement
 from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, ModelRating, RatingBoard
 
@@ -81,7 +81,7 @@ def bench_frame(board: RatingBoard, category: str, style_control: bool) -> pd.Da
     rows = []
     for model, entry, cells in shown_models(view):
         rated = cells is rated_cells  # too few votes: no win rate either
-        row = [*cells(model, entry), rounded(entry.win_rate if rated else None, 2),
+        row = [*cells(model, entry), rounded(entry.win_rate if rated else None, PERCENT_DIGITS),
                win_rate_ci(entry) if rated else ""]  # fmt: skip
         if tokens is not None:
             row.append(rounded(tokens.get(model), 0))
