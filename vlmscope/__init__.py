@@ -19,7 +19,7 @@ Layers, top to bottom; a module imports only from its own layer or below, never 
    reading the files users give (`data_files`, `yaml_files`, `json_lines`, `typed_values`),
    ending on a bad one with one line (`input_errors`, `launch_output`), writing result files
    (`atomic_files`, `owned_files`, `typed_columns`), finding the shipped configs
-   (`shipped_configs`)
+   (`shipped_configs`), writing a number for people (`shown_numbers`)
 
 Package data, no code: `configs/` (the example configs, links into the
 repository's `configs/`), `samples/` (each track's shipped sample), `py.typed`.

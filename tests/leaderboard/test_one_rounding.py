@@ -15,6 +15,7 @@ from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
+from vlmscope.tracks.simplevqa.report import tables_markdown
 
 THIRD = 0.3333  # SimpleVQA's rates as its official scorer rounds them (4 decimals)
 CGA = 0.4545
@@ -71,3 +72,13 @@ def _probench(model: str, win_rate: float) -> SummaryRecord:
     entry = {"score": 1187, "lower": 1027, "upper": 1307, "win_rate": win_rate, "prompts": 5}
     scores = {"baseline": "b", "tracks": {"singleround": entry}}
     return SummaryRecord(model, "probench", 5, scores, {}, {}, "", "", "", Path("."))
+
+
+def test_the_runs_simplevqa_tables_show_the_spaces_numbers() -> None:
+    """`simplevqa_tables.md`, published with the result dataset, writes F as the page does."""
+    record = _simplevqa("m")
+    page = svqa.factuality_frame({"m": record}, "Overall").set_index("Model").loc["m"]
+    table = dict(record.scores["overall"], ci95={"F": [0.1234, 0.5678]})
+    written = tables_markdown({"overall": table})
+    f_cell = f"{page['F']:.2f} [{page['F 95% CI'].replace(' - ', ', ')}]"
+    assert f_cell == "33.33 [12.34, 56.78]" and f_cell in written

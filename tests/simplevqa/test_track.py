@@ -228,7 +228,8 @@ def test_atomic_analysis_and_tables(tmp_path: Path) -> None:
     report.write_files(tmp_path)
     tables = (tmp_path / TABLES_FILE).read_text(encoding="utf-8")
     assert (
-        "## By task category" in tables and "| Logic & Science | 1 | 0 | 0.0 [0.0, 0.0]" in tables
+        "## By task category" in tables
+        and "| Logic & Science | 1 | 0 | 0.00 [0.00, 0.00]" in tables
     )
     assert "## Atomic questions" in tables
 

@@ -12,10 +12,11 @@ from typing import Any
 
 from pandas.api.types import is_numeric_dtype
 
+# the one rule of shown rates, which the run's own tables read too
+from vlmscope.shown_numbers import PERCENT_DIGITS as PERCENT_DIGITS
+from vlmscope.shown_numbers import percent_text as percent_text
+
 MISSING = float("nan")
-PERCENT_DIGITS = 2
-"""Decimals of a 0-1 rate shown in percent, on every page and in `vlmscope compare`, so one
-number reads the same wherever it is shown."""
 
 
 def is_number(value: Any) -> bool:
@@ -35,11 +36,6 @@ def number_at(data: Any, *keys: str) -> float | None:
 def percent(value: float | None, digits: int = PERCENT_DIGITS) -> float:
     """A 0-1 rate as a percentage rounded for display; NaN (an empty cell) when missing."""
     return MISSING if value is None else round(100 * value, digits)
-
-
-def percent_text(value: float) -> str:
-    """A 0-1 rate as percent text with the shown digits (`33.33`)."""
-    return f"{100 * value:.{PERCENT_DIGITS}f}"
 
 
 def percent_bounds(lower: float, upper: float) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from vlmscope.atomic_files import write_text_atomic
+from vlmscope.shown_numbers import percent_text
 
 TABLES_FILE = "simplevqa_tables.md"
 
@@ -99,4 +100,4 @@ def _rate(value: float | None, counted: str, n: int) -> str:
 
 
 def _pct(value: float) -> str:
-    return f"{100 * value:.1f}"
+    return percent_text(value)  # as the Space and `vlmscope compare` show the same rate

@@ -1,0 +1,17 @@
+"""How a 0-1 rate is written for people: in percent, with one number of decimals everywhere.
+
+The run's tables (a track's Markdown beside its result dataset), the leaderboard Space and
+`vlmscope compare` all show the same rates; they read the rule here so one F reads the same in
+each (`33.33`, never `33.3` in one place and `33.33` in another). Stored numbers are never
+rounded by it: summaries keep what the scorer computed.
+"""
+
+from __future__ import annotations
+
+PERCENT_DIGITS = 2
+"""Decimals of a rate shown in percent (a win rate already in percent too)."""
+
+
+def percent_text(value: float) -> str:
+    """A 0-1 rate as percent text with the shown digits (`0.3333` -> `33.33`)."""
+    return f"{100 * value:.{PERCENT_DIGITS}f}"
