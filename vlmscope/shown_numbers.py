@@ -1,8 +1,10 @@
-"""How a 0-1 rate is written for people: in percent, with one number of decimals everywhere.
+"""How a 0-1 rate and a rating are written for people, with one number of decimals each,
+everywhere.
 
 The run's tables (a track's Markdown beside its result dataset), the leaderboard Space and
 `vlmscope compare` all show the same rates; they read the rule here so one F reads the same in
-each (`33.33`, never `33.3` in one place and `33.33` in another). Stored numbers are never
+each (`33.33`, never `33.3` in one place and `33.33` in another). A joint board's rating reads the same in the run's terminal
+table, the Space's tables and `compare` (`1187.1`). Stored numbers are never
 rounded by it: summaries keep what the scorer computed.
 """
 
@@ -10,6 +12,15 @@ from __future__ import annotations
 
 PERCENT_DIGITS = 2
 """Decimals of a rate shown in percent (a win rate already in percent too)."""
+
+
+RATING_DIGITS = 1
+"""Decimals of a rating (Bradley-Terry or Elo points) and of its interval's bounds."""
+
+
+def rating_number(value: float) -> float:
+    """A rating rounded as it is shown (`1187.07` -> `1187.1`)."""
+    return round(value, RATING_DIGITS)
 
 
 def percent_text(value: float) -> str:

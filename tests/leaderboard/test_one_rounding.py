@@ -8,6 +8,7 @@ from pathlib import Path
 
 from vlmscope.leaderboard import megabench_headline_ci
 from vlmscope.leaderboard import simplevqa_view as svqa
+from vlmscope.leaderboard.compare.pairs import POINTS
 from vlmscope.leaderboard.compare.render import scaled
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.probench_view import official_frame
@@ -15,6 +16,7 @@ from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
+from vlmscope.runner.table import rating_text
 from vlmscope.tracks.simplevqa.report import tables_markdown
 
 THIRD = 0.3333  # SimpleVQA's rates as its official scorer rounds them (4 decimals)
@@ -82,3 +84,12 @@ def test_the_runs_simplevqa_tables_show_the_spaces_numbers() -> None:
     written = tables_markdown({"overall": table})
     f_cell = f"{page['F']:.2f} [{page['F 95% CI'].replace(' - ', ', ')}]"
     assert f_cell == "33.33 [12.34, 56.78]" and f_cell in written
+
+
+def test_a_rating_has_the_same_digits_in_the_run_table_the_space_and_compare() -> None:
+    """The run's terminal table, the board tables and `vlmscope compare` write a joint board's
+    rating, and its interval, to the same decimals (`1187.1`, not `1187` in one of them)."""
+    entry = ModelRating(rating=1187.07, lower=1027.25, upper=1306.75, win_rate=60.36, battles=46)
+    shown = rating_frame(RatingBoard(models={"m": entry})).set_index("Model").loc["m"]
+    assert shown["Rating"] == 1187.1 and scaled(1187.07, POINTS) == "1187.1"
+    assert rating_text((1187.07, 1027.25, 1306.75)) == "rating=1187.1 (95% 1027.2-1306.8)"

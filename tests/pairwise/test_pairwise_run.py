@@ -136,7 +136,7 @@ def test_the_run_table_shows_each_rated_models_rating_and_interval(runs):
         rating, lower, upper = board.ratings[model]
         assert lower <= rating <= upper
         row = next(line for line in table.splitlines() if line.startswith(model))
-        assert f"rating={rating:.0f} (95% {lower:.0f}-{upper:.0f})" in row
+        assert f"rating={rating:.1f} (95% {lower:.1f}-{upper:.1f})" in row
     assert board.ratings["red-bot"][0] > board.ratings["blue-bot"][0]  # the judge likes red
 
 

@@ -28,6 +28,7 @@ from vlmscope.leaderboard.result_store import Problem
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.track_info import headlines_for, ordered_tracks, track_title
 from vlmscope.leaderboard.values import MISSING, number_at, percent
+from vlmscope.shown_numbers import rating_number
 from vlmscope.tracks.registry import spec_for_results
 from vlmscope.tracks.spec import Headline
 
@@ -65,7 +66,7 @@ def overview_frame(
             title = track_title(track)
             if track in shown:
                 rating = shown[track].board.models.get(model)
-                row[f"{title} rating"] = round(rating.rating, 1) if rating else MISSING
+                row[f"{title} rating"] = rating_number(rating.rating) if rating else MISSING
                 row[f"{title} 95% CI"] = ci_text(rating) if rating else ""
                 continue
             record = by_run.get((model, track))

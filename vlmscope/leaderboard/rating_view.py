@@ -16,7 +16,7 @@ import pandas as pd
 
 from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
-from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, is_number
+from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, RATING_DIGITS, is_number
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 
 OVERALL = "overall"
@@ -167,14 +167,15 @@ def ci_text(entry: ModelRating) -> str:
     """`+12.3 / -8.1`: how far the interval reaches above and below the rating."""
     if not all(is_number(v) for v in (entry.rating, entry.lower, entry.upper)):
         return ""
-    return f"+{entry.upper - entry.rating:.1f} / -{entry.rating - entry.lower:.1f}"
+    above, below = entry.upper - entry.rating, entry.rating - entry.lower
+    return f"+{above:.{RATING_DIGITS}f} / -{below:.{RATING_DIGITS}f}"
 
 
 def _system(name: object) -> str:
     return SYSTEMS.get(str(name), markdown_literal(name)) if name else SYSTEMS["bt"]
 
 
-def rounded(value: Any, digits: int = 1) -> float:
+def rounded(value: Any, digits: int = RATING_DIGITS) -> float:
     """A number rounded for a table cell, NaN (an empty cell) when it is not a number."""
     return round(value, digits) if is_number(value) else MISSING
 

@@ -14,6 +14,7 @@ from pandas.api.types import is_numeric_dtype
 
 # the one rule of shown rates, which the run's own tables read too
 from vlmscope.shown_numbers import PERCENT_DIGITS as PERCENT_DIGITS
+from vlmscope.shown_numbers import RATING_DIGITS as RATING_DIGITS
 from vlmscope.shown_numbers import percent_text as percent_text
 
 MISSING = float("nan")

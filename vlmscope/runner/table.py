@@ -6,6 +6,7 @@ from collections.abc import Collection
 from typing import Any
 
 from vlmscope.runner.loop import RunReport
+from vlmscope.shown_numbers import RATING_DIGITS
 from vlmscope.tracks.registry import spec_for_results
 
 
@@ -42,9 +43,10 @@ def flagged(outcomes: dict[str, int]) -> str:
 
 
 def rating_text(rating: tuple[float, float, float]) -> str:
-    """`rating=1439 (95% 1202-1694)`: a model's place on its track's joint board."""
-    value, lower, upper = rating
-    return f"rating={value:.0f} (95% {lower:.0f}-{upper:.0f})"
+    """`rating=1439.2 (95% 1202.0-1694.5)`: a model's place on its track's joint board, to the
+    decimals the Space and `vlmscope compare` show it with."""
+    value, lower, upper = (f"{x:.{RATING_DIGITS}f}" for x in rating)
+    return f"rating={value} (95% {lower}-{upper})"
 
 
 def format_table(report: RunReport) -> str:

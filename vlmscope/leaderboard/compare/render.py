@@ -21,7 +21,7 @@ from vlmscope.leaderboard.compare.pairs import (
     TrackComparison,
 )
 from vlmscope.leaderboard.compare.run import CompareReport
-from vlmscope.leaderboard.values import percent_text
+from vlmscope.leaderboard.values import RATING_DIGITS, percent_text
 from vlmscope.stats.intervals import Interval
 
 LIST_ROWS = 15
@@ -32,7 +32,7 @@ def scaled(value: float | None, unit: str) -> str:
     """A model's value or an estimate in display units: percent for scores and probabilities."""
     if value is None:
         return "-"
-    return f"{value:.1f}" if unit == POINTS else percent_text(value)
+    return f"{value:.{RATING_DIGITS}f}" if unit == POINTS else percent_text(value)
 
 
 def estimate_text(number: PairedNumber, signed: bool = True) -> str:
