@@ -21,6 +21,7 @@ from typing import Any
 
 from vlmscope.cli.agreement_output import number
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.shown_numbers import RATING_DIGITS
 
 MOVED_SHOWN = 3
 
@@ -144,7 +145,7 @@ def _board_lines(audit: Mapping[str, Any]) -> list[str]:
                 f"{m['rank_change']:+d}",
                 _rating(m["old"]),
                 _rating(m["new"]),
-                f"{m['interval_moved']:.0f}",
+                f"{m['interval_moved']:.{RATING_DIGITS}f}",
             ]
         )
     moved = ", ".join(audit["moved_most"]) or "none"
@@ -171,8 +172,9 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def _rating(values: Sequence[float]) -> str:
-    rating, lower, upper = values
-    return f"{rating:.0f} [{lower:.0f}, {upper:.0f}]"
+    """`1187.1 [1027.2, 1306.8]`: to the decimals of the run's table, the Space and compare."""
+    rating, lower, upper = (f"{v:.{RATING_DIGITS}f}" for v in values)
+    return f"{rating} [{lower}, {upper}]"
 
 
 def _n(value: Any) -> str:
