@@ -16,7 +16,7 @@ from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
-from vlmscope.runner.table import rating_text
+from vlmscope.runner.table import headline, headline_intervals, headline_keys, rating_text
 from vlmscope.tracks.simplevqa.report import tables_markdown
 
 THIRD = 0.3333  # SimpleVQA's rates as its official scorer rounds them (4 decimals)
@@ -93,3 +93,22 @@ def test_a_rating_has_the_same_digits_in_the_run_table_the_space_and_compare() -
     shown = rating_frame(RatingBoard(models={"m": entry})).set_index("Model").loc["m"]
     assert shown["Rating"] == 1187.1 and scaled(1187.07, POINTS) == "1187.1"
     assert rating_text((1187.07, 1027.25, 1306.75)) == "rating=1187.1 (95% 1027.2-1306.8)"
+
+
+def test_the_run_table_shows_a_headlines_interval_where_the_space_does() -> None:
+    """A headline the Space shows with its 95% interval has it in the run's table too (as
+    ratings there always had), from the same place in the summary."""
+    record = _simplevqa("m")
+    page = svqa.factuality_frame({"m": record}, "Overall").set_index("Model").loc["m"]
+    keys = headline_keys("simplevqa")
+    line = headline(
+        dict(record.scores),
+        keys=keys,
+        intervals=headline_intervals("simplevqa", dict(record.scores)),
+    )
+    assert line.startswith("F=0.3333 (95% 0.1234-0.5678)  CO=0.3333  CGA=0.4545 (95% 0.2-0.7)")
+    assert page["F 95% CI"] == "12.34 - 56.78"
+    megabench = {"overall": 0.875, "core": 1.0, "intervals": {"overall": [0.8, 0.9]}}
+    assert headline(megabench, intervals=headline_intervals("megabench", megabench)) == (
+        "overall=0.875 (95% 0.8-0.9)  core=1"  # Core's interval not recorded: none shown
+    )

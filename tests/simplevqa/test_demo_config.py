@@ -49,7 +49,7 @@ def test_all_tracks_demo_gives_the_oracle_full_marks_on_simplevqa(demo_run: Demo
     oracle_line = next(
         line for line in table.splitlines() if line.split()[:2] == ["oracle", "simplevqa"]
     )
-    assert "F=1  CO=1  CGA=1" in oracle_line
+    assert "F=1 (95% 1-1)  CO=1  CGA=1 (95% 1-1)" in oracle_line  # as the Space, with CIs
     # ... and the Space shows it: F = 100 for the oracle, with the grading named
     from vlmscope.leaderboard.load import ResultsLocation
     from vlmscope.leaderboard.overview import overview_frame

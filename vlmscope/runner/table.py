@@ -2,25 +2,52 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
+from vlmscope.leaderboard.headline_intervals import Bounds, bounds_at
 from vlmscope.runner.loop import RunReport
 from vlmscope.shown_numbers import RATING_DIGITS
 from vlmscope.tracks.registry import spec_for_results
 
 
-def headline(summary: dict[str, Any], limit: int = 4, keys: Collection[str] = ()) -> str:
+def headline(
+    summary: dict[str, Any],
+    limit: int = 4,
+    keys: Collection[str] = (),
+    intervals: Mapping[str, Bounds] | None = None,
+) -> str:
     """The first few top-level numbers of a track summary (tracks put headline scores first).
 
     A headline key of the track (`keys`) whose value is None has no score (nothing graded) and
-    shows as `F=n/a`, in its place, rather than vanishing or reading as 0."""
+    shows as `F=n/a`, in its place, rather than vanishing or reading as 0. A number with an
+    interval (`intervals`, from `headline_intervals`) shows it, as the Space does beside it."""
     shown = [
         (k, v)
         for k, v in summary.items()
         if (isinstance(v, int | float) and not isinstance(v, bool)) or (v is None and k in keys)
     ]
-    return "  ".join(f"{k}=n/a" if v is None else f"{k}={v:.4g}" for k, v in shown[:limit])
+    found = intervals or {}
+    return "  ".join(
+        f"{k}=n/a" if v is None else f"{k}={v:.4g}" + _interval(found.get(k))
+        for k, v in shown[:limit]
+    )
+
+
+def headline_intervals(track: str, summary: Mapping[str, Any]) -> dict[str, Bounds]:
+    """The 95% interval of each top-level headline number the track registers, read where the
+    Space reads it (`Headline.interval`); a number without one recorded has none here."""
+    spec = spec_for_results(track)
+    found = {}
+    for h in spec.headlines if spec else ():
+        bounds = bounds_at(summary, *h.interval) if len(h.keys) == 1 and h.interval else None
+        if bounds is not None:
+            found[h.keys[0]] = bounds
+    return found
+
+
+def _interval(bounds: Bounds | None) -> str:
+    return "" if bounds is None else f" (95% {bounds.lower:.4g}-{bounds.upper:.4g})"
 
 
 def headline_keys(track: str) -> set[str]:
@@ -76,7 +103,11 @@ def format_table(report: RunReport) -> str:
                     None,
                     [
                         _rated(report, t.track, t.model),
-                        headline(t.summary, keys=headline_keys(t.track)),
+                        headline(
+                            t.summary,
+                            keys=headline_keys(t.track),
+                            intervals=headline_intervals(t.track, t.summary),
+                        ),
                     ],
                 )
             ),
