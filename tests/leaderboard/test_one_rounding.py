@@ -10,10 +10,12 @@ from vlmscope.leaderboard import megabench_headline_ci
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.compare.pairs import POINTS
 from vlmscope.leaderboard.compare.render import scaled
+from vlmscope.leaderboard.judge_view import consistency_frame
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.probench_view import official_frame
 from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
 from vlmscope.leaderboard.records import SummaryRecord
+from vlmscope.leaderboard.values import percent
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 from vlmscope.runner.table import headline, headline_intervals, headline_keys, rating_text
@@ -112,3 +114,15 @@ def test_the_run_table_shows_a_headlines_interval_where_the_space_does() -> None
     assert headline(megabench, intervals=headline_intervals("megabench", megabench)) == (
         "overall=0.875 (95% 0.8-0.9)  core=1"  # Core's interval not recorded: none shown
     )
+
+
+def test_the_judge_consistency_rates_read_the_one_percent_rule() -> None:
+    """A pairwise page's judge section shows its rates (a third of the prompts flipped) with
+    the digits of every other rate on the page."""
+    found = {"both_read": 3, "order_disagreement_rate": 1 / 3, "tie_rate": 2 / 3}
+    record = SummaryRecord(
+        "m", "probench", 3, {"consistency": found}, {}, {}, "", "", "", Path(".")
+    )
+    frame = consistency_frame(None, {"m": record}).set_index("Model").loc["m"]
+    assert frame["Order disagreements (%)"] == percent(1 / 3) == 33.33
+    assert frame["Ties (%)"] == 66.67

@@ -76,7 +76,7 @@ def _row(name: str, found: Mapping[str, Any]) -> list[object]:
     for key, is_rate in COLUMNS.values():
         value = number_at(found, key)
         if is_rate:
-            cells.append(percent(value, 1))
+            cells.append(percent(value))
         else:
             cells.append(MISSING if value is None else int(value))
     return cells
