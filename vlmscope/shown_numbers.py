@@ -19,10 +19,11 @@ RATING_DIGITS = 1
 
 
 def rating_number(value: float) -> float:
-    """A rating rounded as it is shown (`1187.07` -> `1187.1`)."""
-    return round(value, RATING_DIGITS)
+    """A rating rounded as it is shown (`1187.07` -> `1187.1`; a negative zero as 0)."""
+    return round(value, RATING_DIGITS) + 0.0
 
 
 def percent_text(value: float) -> str:
-    """A 0-1 rate as percent text with the shown digits (`0.3333` -> `33.33`)."""
-    return f"{100 * value:.{PERCENT_DIGITS}f}"
+    """A 0-1 rate as percent text with the shown digits (`0.3333` -> `33.33`); what rounds to
+    zero reads `0.00`, never `-0.00` (a tie computed as a difference)."""
+    return f"{round(100 * value, PERCENT_DIGITS) + 0.0:.{PERCENT_DIGITS}f}"

@@ -8,17 +8,18 @@ from pathlib import Path
 
 from vlmscope.leaderboard import megabench_headline_ci
 from vlmscope.leaderboard import simplevqa_view as svqa
-from vlmscope.leaderboard.compare.pairs import POINTS
-from vlmscope.leaderboard.compare.render import scaled
+from vlmscope.leaderboard.compare.pairs import POINTS, PairedNumber
+from vlmscope.leaderboard.compare.render import estimate_text, scaled
 from vlmscope.leaderboard.judge_view import consistency_frame
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.probench_view import official_frame
 from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
 from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import percent
+from vlmscope.leaderboard.values import percent, percent_text
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 from vlmscope.runner.table import headline, headline_intervals, headline_keys, rating_text
+from vlmscope.stats.intervals import Interval
 from vlmscope.tracks.simplevqa.report import tables_markdown
 
 THIRD = 0.3333  # SimpleVQA's rates as its official scorer rounds them (4 decimals)
@@ -126,3 +127,15 @@ def test_the_judge_consistency_rates_read_the_one_percent_rule() -> None:
     frame = consistency_frame(None, {"m": record}).set_index("Model").loc["m"]
     assert frame["Order disagreements (%)"] == percent(1 / 3) == 33.33
     assert frame["Ties (%)"] == 66.67
+
+
+def test_no_difference_reads_as_zero_however_it_was_computed() -> None:
+    """Two models tied on every item: `compare` shows `+0.00 [0.00, 0.00]`, as the overview
+    shows 0, never `+-0.00 [-0.00, -0.00]` (a negative zero from a subtraction)."""
+    tied = PairedNumber("CO", 0.0, 0.0, Interval(value=-0.0, lower=-0.0, upper=-0.0))
+    assert estimate_text(tied) == "+0.00 [0.00, 0.00]"
+    almost = PairedNumber("CO", 0.0, 0.0, Interval(value=-1e-9, lower=-0.1, upper=0.1))
+    assert estimate_text(almost) == "+0.00 [-10.00, 10.00]"
+    assert percent_text(-0.0) == "0.00"
+    same = PairedNumber("rating difference", 1000.0, 1000.0, Interval(-0.0, -0.04, 0.0), POINTS)
+    assert estimate_text(same) == "+0.0 [0.0, 0.0]"

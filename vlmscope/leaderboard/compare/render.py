@@ -22,6 +22,7 @@ from vlmscope.leaderboard.compare.pairs import (
 )
 from vlmscope.leaderboard.compare.run import CompareReport
 from vlmscope.leaderboard.values import RATING_DIGITS, percent_text
+from vlmscope.shown_numbers import rating_number
 from vlmscope.stats.intervals import Interval
 
 LIST_ROWS = 15
@@ -32,7 +33,7 @@ def scaled(value: float | None, unit: str) -> str:
     """A model's value or an estimate in display units: percent for scores and probabilities."""
     if value is None:
         return "-"
-    return f"{value:.{RATING_DIGITS}f}" if unit == POINTS else percent_text(value)
+    return f"{rating_number(value):.{RATING_DIGITS}f}" if unit == POINTS else percent_text(value)
 
 
 def estimate_text(number: PairedNumber, signed: bool = True) -> str:
@@ -42,7 +43,7 @@ def estimate_text(number: PairedNumber, signed: bool = True) -> str:
         return f"n/a ({number.note})" if number.note else "n/a"
     sign = "+" if signed and number.unit != PROBABILITY else ""
     value = scaled(estimate.value, number.unit)
-    if sign and estimate.value >= 0:
+    if sign and not value.startswith("-"):  # as shown: what rounds to 0 is +0.00
         value = sign + value
     return f"{value} [{scaled(estimate.lower, number.unit)}, {scaled(estimate.upper, number.unit)}]"
 
