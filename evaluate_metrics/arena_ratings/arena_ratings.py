@@ -30,6 +30,9 @@ Args:
     model_a (list of str), model_b (list of str): the two models of each battle.
     winner (list of str): "model_a", "model_b", "tie" or "tie (bothbad)" (ties count half).
     weight (list of float, optional): how many battles each row stands for (positive, finite).
+    anony (list of bool, optional): a clean-battle file's `anony` column; the battles that were
+        not anonymous are left out, as `vlmscope ratings battles` (and FastChat) leave them out,
+        so the same file gives the same board either way. Without it every row is rated.
     A bad item raises ValueError naming its index and field.
     rounds (int): bootstrap rounds (default 100). seed (int): generator seed (default 0).
     anchor (str "MODEL=VALUE", optional): pin a model's rating (default: ratings average 1000).
@@ -70,7 +73,9 @@ class ArenaRatings(evaluate.Metric):
         )
         return super().add_batch(model_a=model_a, model_b=model_b, winner=winner, **kwargs)
 
-    def _compute(self, model_a, model_b, winner, weight=None, rounds=100, seed=0, anchor=None):
+    def _compute(
+        self, model_a, model_b, winner, weight=None, anony=None, rounds=100, seed=0, anchor=None
+    ):
         model, rating = parse_anchor(anchor)
         settings = BattleSettings(
             system="bt" if self.config_name == "default" else self.config_name,
@@ -79,7 +84,7 @@ class ArenaRatings(evaluate.Metric):
             anchor_model=model,
             anchor_rating=rating,
         )
-        battles = battles_from_columns(model_a, model_b, winner, weight)
+        battles = battles_from_columns(model_a, model_b, winner, weight, anony)
         require_rated(model, battles.models)
         result = rate_table(battles, settings)
         return {"models": result["models"], "settings": result["settings"]}

@@ -340,31 +340,40 @@ def battles_from_columns(
     model_b: Sequence[Any],
     winner: Sequence[Any],
     weight: Sequence[Any] | None = None,
+    anony: Sequence[Any] | None = None,
 ) -> Battles:
     """Battles from parallel columns (the ``arena_ratings`` evaluate module's inputs), each item
     checked like a record: a bad item raises :class:`BadRowError` naming its index and field.
-    ``weight`` (how many battles a row stands for) must be a positive finite number."""
+    ``weight`` (how many battles a row stands for) must be a positive finite number. With
+    ``anony`` (a clean-battle file's column, true or false per row), the battles that were not
+    anonymous are left out, as ``vlmscope ratings battles`` and FastChat leave them out."""
     n = len(model_a)
     lengths = {"model_b": len(model_b), "winner": len(winner)}
     if weight is not None:
         lengths["weight"] = len(weight)
+    if anony is not None:
+        lengths["anony"] = len(anony)
     wrong = {name: size for name, size in lengths.items() if size != n}
     if wrong:
         raise ValueError(f"columns: model_a has {n} items but {wrong}")
     weights: Sequence[Any] = [1.0] * n if weight is None else weight
 
-    def item(record: Mapping[str, Any]) -> tuple[str, str, float, float]:
+    flags: Sequence[Any] = [True] * n if anony is None else anony
+
+    def item(record: Mapping[str, Any]) -> tuple[str, str, float, float, bool]:
         name_a, name_b, outcome = battle_models_and_outcome(record)
         w = number(record["weight"], "weight")
         if w == 0.0:
             raise BadRowError(BAD_NUMBER, "weight", "0 is not a positive weight")
-        return name_a, name_b, outcome, w
+        if type(record["anony"]) is not bool:  # as `battle_row` checks a record's flag
+            raise BadRowError(BAD_FLAG, "anony", f"{record['anony']!r} is not true or false")
+        return name_a, name_b, outcome, w, record["anony"]
 
     records = [
-        {"model_a": a, "model_b": b, "winner": w, "weight": v}
-        for a, b, w, v in zip(model_a, model_b, winner, weights, strict=True)
+        {"model_a": a, "model_b": b, "winner": w, "weight": v, "anony": f}
+        for a, b, w, v, f in zip(model_a, model_b, winner, weights, flags, strict=True)
     ]
-    rows = check_records(records, item).rows
+    rows = [r for r in check_records(records, item).rows if r[4]]
     return Battles.from_names(
         [r[0] for r in rows],
         [r[1] for r in rows],
