@@ -18,7 +18,13 @@ from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import percent, percent_text
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
-from vlmscope.runner.table import headline, headline_intervals, headline_keys, rating_text
+from vlmscope.runner.table import (
+    headline,
+    headline_intervals,
+    headline_keys,
+    rating_text,
+    registered_headlines,
+)
 from vlmscope.stats.intervals import Interval
 from vlmscope.tracks.simplevqa.report import tables_markdown
 
@@ -139,3 +145,16 @@ def test_no_difference_reads_as_zero_however_it_was_computed() -> None:
     assert percent_text(-0.0) == "0.00"
     same = PairedNumber("rating difference", 1000.0, 1000.0, Interval(-0.0, -0.04, 0.0), POINTS)
     assert estimate_text(same) == "+0.0 [0.0, 0.0]"
+
+
+def test_the_run_table_shows_probenchs_headlines_as_the_overview_does() -> None:
+    """ProBench's headlines (its official score per track, registered once) are what the
+    overview shows; the run's table shows them too, beside the joint board's rating, so the
+    number under "ProBench" is the same in both."""
+    record = _probench("m", 60.36)
+    overview = overview_frame([record], {}).set_index("Model").loc["m"]
+    shown = registered_headlines("probench", dict(record.scores))
+    assert overview["ProBench single-round Elo"] == 1187
+    assert shown.startswith("single-round Elo=1187 (95% 1027-1307)")
+    assert "multi-round Elo=n/a" in shown  # registered, not in this summary: said, not dropped
+    assert registered_headlines("simplevqa", {"F": 0.5}) == ""  # top-level: `headline` shows it

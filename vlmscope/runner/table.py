@@ -6,6 +6,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from vlmscope.leaderboard.headline_intervals import Bounds, bounds_at
+from vlmscope.leaderboard.values import number_at
 from vlmscope.runner.loop import RunReport
 from vlmscope.shown_numbers import RATING_DIGITS
 from vlmscope.tracks.registry import spec_for_results
@@ -44,6 +45,23 @@ def headline_intervals(track: str, summary: Mapping[str, Any]) -> dict[str, Boun
         if bounds is not None:
             found[h.keys[0]] = bounds
     return found
+
+
+def registered_headlines(track: str, summary: Mapping[str, Any]) -> str:
+    """The track's registered headlines that sit below the summary's top level (ProBench's
+    official score per track), labelled as the overview labels them, with their intervals:
+    `single-round Elo=1264 (95% 1098-1468)`; `n/a` for one the summary lacks. Top-level
+    headlines are left to `headline`."""
+    spec = spec_for_results(track)
+    shown = []
+    for h in spec.headlines if spec else ():
+        if len(h.keys) == 1:
+            continue
+        value = number_at(summary, *h.keys)
+        bounds = bounds_at(summary, *h.interval) if h.interval else None
+        text = "n/a" if value is None else f"{value:.4g}" + _interval(bounds)
+        shown.append(f"{h.label}={text}")
+    return "  ".join(shown)
 
 
 def _interval(bounds: Bounds | None) -> str:
@@ -103,6 +121,7 @@ def format_table(report: RunReport) -> str:
                     None,
                     [
                         _rated(report, t.track, t.model),
+                        registered_headlines(t.track, t.summary),
                         headline(
                             t.summary,
                             keys=headline_keys(t.track),
