@@ -11,14 +11,17 @@ from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.compare.pairs import POINTS, PairedNumber
 from vlmscope.leaderboard.compare.render import estimate_text, scaled
 from vlmscope.leaderboard.judge_view import consistency_frame
-from vlmscope.leaderboard.overview import overview_frame
+from vlmscope.leaderboard.overview import overview_frame, samples_text
 from vlmscope.leaderboard.probench_view import official_frame
 from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import percent, percent_text
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
+from vlmscope.runner.generate import TrackReport
+from vlmscope.runner.loop import RunReport
 from vlmscope.runner.table import (
+    format_table,
     headline,
     headline_intervals,
     headline_keys,
@@ -158,3 +161,17 @@ def test_the_run_table_shows_probenchs_headlines_as_the_overview_does() -> None:
     assert shown.startswith("single-round Elo=1187 (95% 1027-1307)")
     assert "multi-round Elo=n/a" in shown  # registered, not in this summary: said, not dropped
     assert registered_headlines("simplevqa", {"F": 0.5}) == ""  # top-level: `headline` shows it
+
+
+def test_the_run_table_counts_samples_as_the_summary_and_the_space_do() -> None:
+    """A multi-turn track asks more than once per sample: the table's `samples` is the number
+    of samples (the summary's `n_samples`, the Space's `Samples`), and its requests are counted
+    under their own name, beside cached / generated / failed."""
+    report = RunReport(
+        tracks=[TrackReport("m", "probench", total=24, cached=4, generated=20, samples=12)]
+    )
+    header, _, line = format_table(report).splitlines()[:3]
+    columns = dict(zip(header.split(), line.split(), strict=False))
+    assert (columns["samples"], columns["requests"], columns["cached"]) == ("12", "24", "4")
+    record = _probench("m", 60.36)
+    assert samples_text([record]) == "5"  # the Space's count: the summary's n_samples

@@ -42,6 +42,7 @@ class TrackReport:
     model: str
     track: str
     total: int = 0
+    """Requests: a sample asks once per turn (cached + generated + failed)."""
     cached: int = 0
     generated: int = 0
     failed: int = 0
@@ -54,6 +55,8 @@ class TrackReport:
     started_at: str = ""
     asked_keys: set[str] = field(default_factory=set, repr=False)
     """Cache keys of the requests this run sent (the ledger tells them from cached answers)."""
+    samples: int = 0
+    """Samples (the summary's `n_samples`, the Space's `Samples`); `total` counts requests."""
     ledger: dict[str, Any] = field(default_factory=dict)
     """What the result cost and what this run spent on it (`vlmscope.runner.ledger`)."""
 
@@ -116,6 +119,7 @@ def _generate_track(
         track=track.name,
         total=sum(turn_count(s) for s in samples),
         started_at=utc_now(),
+        samples=len(samples),
     )
     conversations = walk_conversations(samples, answered)
     report.cached = sum(len(c.responses) for c in conversations)

@@ -139,8 +139,11 @@ def rejudge(
 
 def _all_cached(model: ModelConfig, plan: PlannedTrack) -> TrackReport:
     """The generate phase's report of a (model, track) whose every answer is cached."""
-    total = sum(turn_count(s) for s in plan.track.samples(model))
-    return TrackReport(model.name, plan.track.name, total, total, started_at=utc_now())
+    samples = plan.track.samples(model)
+    total = sum(turn_count(s) for s in samples)
+    return TrackReport(
+        model.name, plan.track.name, total, total, started_at=utc_now(), samples=len(samples)
+    )
 
 
 def restore_answers(

@@ -99,6 +99,7 @@ def format_table(report: RunReport) -> str:
         "model",
         "track",
         "samples",
+        "requests",
         "cached",
         "generated",
         "failed",
@@ -110,6 +111,7 @@ def format_table(report: RunReport) -> str:
         [
             t.model,
             t.track,
+            str(t.samples),
             str(t.total),
             str(t.cached),
             str(t.generated),
