@@ -3,7 +3,8 @@
 For a track with a joint board (ProBench, VisionArena-Bench): the two boards compared on their
 models (the baseline both pin left out) by `vlmscope.ratings.boards.judge_agreement.
 board_agreement`: Spearman, Kendall tau, confidence agreement, each board's separability; every
-model's rank under each judge (by rating, 1 the best) and its change; and the models whose 95%
+model's rank under each judge as the board and the Space rank it (1 + the models whose whole
+interval lies above, so overlapping models share a rank) and its change; and the models whose 95%
 interval moved most (the larger of its bounds' moves, in rating points). For a track without a
 board (MEGA-Bench, SimpleVQA): each model's headline numbers under both judges, and Spearman and
 Kendall tau of the first one across models. Every number that cannot be computed (fewer than two
@@ -31,6 +32,15 @@ def ranks(ratings: Mapping[str, float]) -> dict[str, int]:
     return {m: 1 + sum(other > r for other in ratings.values()) for m, r in ratings.items()}
 
 
+def board_ranks(board: RatingBoard, models: Sequence[str]) -> dict[str, int]:
+    """Each model's rank as its board (and the Space) gives it: 1 + the models whose whole
+    interval lies above; by rating (`ranks`) only for a board that records no ranks."""
+    found = {m: board.models[m].rank for m in models}
+    if all(rank is not None for rank in found.values()):
+        return {m: int(rank) for m, rank in found.items() if rank is not None}
+    return ranks({m: board.models[m].rating for m in models})
+
+
 def board_audit(old: RatingBoard, new: RatingBoard) -> dict[str, Any]:
     from vlmscope.ratings.boards.judge_agreement import board_agreement, pinned_model
 
@@ -42,8 +52,7 @@ def board_audit(old: RatingBoard, new: RatingBoard) -> dict[str, Any]:
             agreement: dict[str, Any] | None = board_agreement(old, new).to_json()
     except ValueError as err:  # fewer than two models to compare
         agreement = {"error": str(err)}
-    old_ranks = ranks({m: old.models[m].rating for m in shared})
-    new_ranks = ranks({m: new.models[m].rating for m in shared})
+    old_ranks, new_ranks = board_ranks(old, shared), board_ranks(new, shared)
     models: list[dict[str, Any]] = []
     for model in shared:
         before, after = old.models[model], new.models[model]
