@@ -175,3 +175,17 @@ def test_the_run_table_counts_samples_as_the_summary_and_the_space_do() -> None:
     assert (columns["samples"], columns["requests"], columns["cached"]) == ("12", "24", "4")
     record = _probench("m", 60.36)
     assert samples_text([record]) == "5"  # the Space's count: the summary's n_samples
+
+
+def test_a_joint_boards_win_rate_interval_shows_wherever_the_win_rate_does() -> None:
+    """A pairwise run's joint board records each win rate's interval: ProBench's joint table
+    shows it as the VisionArena-Bench table does; a board without one (human battles) keeps
+    its columns."""
+    bounds = {"win_rate_lower": 37.77, "win_rate_upper": 75.2}
+    entry = ModelRating(1187.07, 1027.25, 1306.75, win_rate=60.36, battles=46, extra=bounds)
+    board = RatingBoard(models={"m": entry})
+    joint = rating_frame(board).set_index("Model").loc["m"]
+    bench = bench_frame(board, OVERALL, False).set_index("Model").loc["m"]
+    assert joint["Win rate 95% CI"] == bench["Win rate 95% CI"] == "+14.8 / -22.6"
+    plain = RatingBoard(models={"m": ModelRating(1187.07, 1027.25, 1306.75, 60.36, 46)})
+    assert "Win rate 95% CI" not in rating_frame(plain).columns

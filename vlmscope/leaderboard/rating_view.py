@@ -16,11 +16,19 @@ import pandas as pd
 
 from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
-from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, RATING_DIGITS, is_number
+from vlmscope.leaderboard.values import (
+    MISSING,
+    PERCENT_DIGITS,
+    RATING_DIGITS,
+    is_number,
+    number_at,
+)
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
 
 OVERALL = "overall"
 RATING_COLUMNS = ["Rank", "Model", "Rating", "95% CI", "Win rate", "Battles"]
+WIN_RATE_CI = "Win rate 95% CI"
+"""After `Win rate` where the board records the win rates' intervals."""
 STYLE_COLUMNS = ["Feature", "Coefficient"]
 SYSTEMS = {"bt": "Bradley-Terry", "elo": "online Elo"}  # `settings.system` of a battle board
 MIN_VOTES_TO_RATE = 20
@@ -76,18 +84,31 @@ def ratings_of(
 
 
 def rating_frame(view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE) -> pd.DataFrame:
-    """One row per model, best first: the board's rank, rating, interval, win rate (%), battles;
-    for a view with too few votes, each model with its battles and `TOO_FEW` for the rest."""
-    rows = [
-        [
-            *cells(model, entry),
-            # no rate from few votes; in percent already, as precise as every shown rate
-            rounded(entry.win_rate if cells is rated_cells else None, PERCENT_DIGITS),
-            rounded(entry.battles, 0),
-        ]
-        for model, entry, cells in shown_models(view, minimum)
-    ]
-    return pd.DataFrame(rows, columns=RATING_COLUMNS)
+    """One row per model, best first: the board's rank, rating, interval, win rate (%) with its
+    interval where the board records one (a pairwise run's joint board), battles; for a view
+    with too few votes, each model with its battles and `TOO_FEW` for the rest."""
+    shown = shown_models(view, minimum)
+    with_ci = any(win_rate_ci(entry) for _, entry, _ in shown)
+    rows = []
+    for model, entry, cells in shown:
+        rated = cells is rated_cells  # no rate from few votes
+        # in percent already, as precise as every shown rate
+        row = [*cells(model, entry), rounded(entry.win_rate if rated else None, PERCENT_DIGITS)]
+        row += [win_rate_ci(entry) if rated else ""] if with_ci else []
+        rows.append([*row, rounded(entry.battles, 0)])
+    columns = list(RATING_COLUMNS)
+    if with_ci:
+        columns.insert(columns.index("Win rate") + 1, WIN_RATE_CI)
+    return pd.DataFrame(rows, columns=columns)
+
+
+def win_rate_ci(entry: ModelRating) -> str:
+    """`+4.1 / -3.9`: the win rate's interval as offsets ("" when the board has none)."""
+    rate = entry.win_rate
+    low, high = number_at(entry.extra, "win_rate_lower"), number_at(entry.extra, "win_rate_upper")
+    if rate is None or low is None or high is None or not is_number(rate):
+        return ""
+    return f"+{high - rate:.1f} / -{rate - low:.1f}"
 
 
 def shown_models(

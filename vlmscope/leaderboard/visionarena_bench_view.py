@@ -28,11 +28,12 @@ from vlmscope.leaderboard.rating_view import (
     rated_cells,
     rounded,
     shown_models,
+    win_rate_ci,
 )
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.values import PERCENT_DIGITS, is_number, number_at
+from vlmscope.leaderboard.values import PERCENT_DIGITS, is_number
 from vlmscope.ratings.boards import agreement
-from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, ModelRating, RatingBoard
+from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, RatingBoard
 
 AVG_TOKENS = "avg_tokens"
 BENCH_COLUMNS = ["Rank", "Model", "Score", "95% CI", "Win rate (%)", "Win rate 95% CI"]
@@ -88,15 +89,6 @@ def bench_frame(board: RatingBoard, category: str, style_control: bool) -> pd.Da
         row += [count(entry.battles), "anchor" if model == anchor else ""]
         rows.append(row)
     return pd.DataFrame(rows, columns=columns)
-
-
-def win_rate_ci(entry: ModelRating) -> str:
-    """`+4.1 / -3.9`: the win rate's interval as offsets ("" when the board has none)."""
-    rate = entry.win_rate
-    low, high = number_at(entry.extra, "win_rate_lower"), number_at(entry.extra, "win_rate_upper")
-    if rate is None or low is None or high is None or not is_number(rate):
-        return ""
-    return f"+{high - rate:.1f} / -{rate - low:.1f}"
 
 
 def missing_note(board: RatingBoard, category: str, style_control: bool) -> str:
