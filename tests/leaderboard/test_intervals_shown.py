@@ -59,7 +59,7 @@ def test_each_track_shows_rank_bands(store: ResultStore) -> None:
     assert arena == {m: e.rank for m, e in board.models.items()} and len(set(arena.values())) > 1
     row = frame.index[frame["Model"] == "svqa-weak"][0]
     column = list(frame.columns).index("SimpleVQA F")
-    assert cells.display[row][column] == "40\n+40.0 / -40.0\nrank 2"
+    assert cells.display[row][column] == "40\n+40.00 / -40.00\nrank 2"
 
 
 def test_bands_are_shared_by_overlapping_intervals() -> None:
@@ -75,7 +75,7 @@ def test_bands_are_shared_by_overlapping_intervals() -> None:
     assert bounds_at({"x": [0.1, 0.2]}, "x") == Bounds(0.1, 0.2)
     assert bounds_at({"x": {"lower": 1, "upper": 3}}, "x") == Bounds(1.0, 3.0)
     assert bounds_at({"x": [0.1]}, "x") is None and bounds_at({}, "x", "y") is None
-    assert reach_text(0.5, Bounds(0.45, 0.6), 100) == "+10.0 / -5.0"
+    assert reach_text(0.5, Bounds(0.45, 0.6), 100) == "+10.00 / -5.00"
 
 
 def test_the_megabench_and_simplevqa_tables_rank_by_band(store: ResultStore) -> None:

@@ -12,8 +12,9 @@ from vlmscope.leaderboard.compare.pairs import POINTS, PairedNumber
 from vlmscope.leaderboard.compare.render import estimate_text, scaled
 from vlmscope.leaderboard.judge_view import consistency_frame
 from vlmscope.leaderboard.overview import overview_frame, samples_text
+from vlmscope.leaderboard.overview_cells import overview_cells
 from vlmscope.leaderboard.probench_view import official_frame
-from vlmscope.leaderboard.rating_view import OVERALL, rating_frame
+from vlmscope.leaderboard.rating_view import OVERALL, ci_text, rating_frame, win_rate_ci
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import percent, percent_text
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
@@ -186,6 +187,20 @@ def test_a_joint_boards_win_rate_interval_shows_wherever_the_win_rate_does() -> 
     board = RatingBoard(models={"m": entry})
     joint = rating_frame(board).set_index("Model").loc["m"]
     bench = bench_frame(board, OVERALL, False).set_index("Model").loc["m"]
-    assert joint["Win rate 95% CI"] == bench["Win rate 95% CI"] == "+14.8 / -22.6"
+    assert joint["Win rate 95% CI"] == bench["Win rate 95% CI"] == win_rate_ci(entry)
     plain = RatingBoard(models={"m": ModelRating(1187.07, 1027.25, 1306.75, 60.36, 46)})
     assert "Win rate 95% CI" not in rating_frame(plain).columns
+
+
+def test_an_intervals_reach_has_the_digits_of_its_number() -> None:
+    """The overview writes how far F's interval reaches (`+23.45 / -20.99`) with the digits of
+    F and of the bounds the SimpleVQA page writes (`12.34 - 56.78`), so one can be read off
+    the other; a win rate's reach likewise; a rating's keeps the rating's one decimal."""
+    record = _simplevqa("m")
+    frame = overview_frame([record], {})
+    cells = dict(zip(frame.columns, overview_cells(frame, [record], {}).display[0], strict=True))
+    assert cells["SimpleVQA F"].splitlines()[:2] == ["33.33", "+23.45 / -20.99"]
+    bounds = {"win_rate_lower": 37.77, "win_rate_upper": 75.2}
+    entry = ModelRating(1187.07, 1027.25, 1306.75, win_rate=60.36, battles=46, extra=bounds)
+    assert win_rate_ci(entry) == "+14.84 / -22.59"
+    assert ci_text(entry) == "+119.7 / -159.8"

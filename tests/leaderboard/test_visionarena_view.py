@@ -305,7 +305,7 @@ def test_the_bench_table_has_score_and_win_rate_against_the_anchor(bench: Rating
         low, high = entry.extra["win_rate_lower"], entry.extra["win_rate_upper"]
         assert row["Win rate (%)"] == round(entry.win_rate, 2)
         assert (
-            row["Win rate 95% CI"] == f"+{high - entry.win_rate:.1f} / -{entry.win_rate - low:.1f}"
+            row["Win rate 95% CI"] == f"+{high - entry.win_rate:.2f} / -{entry.win_rate - low:.2f}"
         )
         assert row["Score"] == round(entry.rating, 1) and row["Rank"] == entry.rank
         assert row["Avg tokens"] == round(tokens[row["Model"]])

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import is_number, number_at
+from vlmscope.leaderboard.values import PERCENT_DIGITS, RATING_DIGITS, is_number, number_at
 from vlmscope.tracks.spec import Headline
 
 NO_CI = "(no CI)"
@@ -67,7 +67,9 @@ def rank_bands(bounds: Mapping[str, Bounds]) -> dict[str, int]:
 
 
 def reach_text(value: float, bounds: Bounds, scale: float = 1.0) -> str:
-    """`+3.1 / -4.8`: how far the interval reaches above and below the value (times `scale`:
-    100 for a 0-1 rate shown in percent)."""
+    """`+3.12 / -4.80`: how far the interval reaches above and below the value (times `scale`:
+    100 for a 0-1 rate shown in percent), with the digits the number itself is shown with
+    (a rate's two, a rating's one), so the reach and the bounds a track page shows agree."""
     above, below = scale * (bounds.upper - value), scale * (value - bounds.lower)
-    return f"+{max(above, 0.0):.1f} / -{max(below, 0.0):.1f}"
+    digits = PERCENT_DIGITS if scale == 100.0 else RATING_DIGITS
+    return f"+{max(above, 0.0):.{digits}f} / -{max(below, 0.0):.{digits}f}"

@@ -103,12 +103,13 @@ def rating_frame(view: RatingBoard | None, minimum: int = MIN_VOTES_TO_RATE) -> 
 
 
 def win_rate_ci(entry: ModelRating) -> str:
-    """`+4.1 / -3.9`: the win rate's interval as offsets ("" when the board has none)."""
+    """`+4.12 / -3.90`: the win rate's interval as offsets, with the win rate's own digits (""
+    when the board has none)."""
     rate = entry.win_rate
     low, high = number_at(entry.extra, "win_rate_lower"), number_at(entry.extra, "win_rate_upper")
     if rate is None or low is None or high is None or not is_number(rate):
         return ""
-    return f"+{high - rate:.1f} / -{rate - low:.1f}"
+    return f"+{high - rate:.{PERCENT_DIGITS}f} / -{rate - low:.{PERCENT_DIGITS}f}"
 
 
 def shown_models(
