@@ -3,9 +3,10 @@ everywhere.
 
 The run's tables (a track's Markdown beside its result dataset), the leaderboard Space and
 `vlmscope compare` all show the same rates; they read the rule here so one F reads the same in
-each (`33.33`, never `33.3` in one place and `33.33` in another). A joint board's rating reads the same in the run's terminal
-table, the Space's tables and `compare` (`1187.1`). Stored numbers are never
-rounded by it: summaries keep what the scorer computed.
+each (`33.33`, never `33.3` in one place and `33.33` in another). A joint board's rating reads
+the same in the run's terminal table, the Space's tables and `compare` (`1187.1`), and an
+average answer length as the references print it. Stored numbers are never rounded by it:
+summaries keep what the scorer computed.
 """
 
 from __future__ import annotations
@@ -27,3 +28,9 @@ def percent_text(value: float) -> str:
     """A 0-1 rate as percent text with the shown digits (`0.3333` -> `33.33`); what rounds to
     zero reads `0.00`, never `-0.00` (a tie computed as a difference)."""
     return f"{round(100 * value, PERCENT_DIGITS) + 0.0:.{PERCENT_DIGITS}f}"
+
+
+def token_count(value: float) -> int:
+    """An average answer length in whole tokens, truncated as the references print it
+    (`int(...)` in arena-hard-auto's and ProBench's `show_result.py`): 38.7 reads 38."""
+    return int(value)

@@ -18,7 +18,7 @@ from vlmscope.leaderboard.rating_view import OVERALL, ci_text, rating_frame, win
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import percent, percent_text
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
-from vlmscope.ratings.boards.board import ModelRating, RatingBoard
+from vlmscope.ratings.boards.board import BoardSettings, ModelRating, RatingBoard
 from vlmscope.runner.generate import TrackReport
 from vlmscope.runner.loop import RunReport
 from vlmscope.runner.table import (
@@ -30,6 +30,7 @@ from vlmscope.runner.table import (
     registered_headlines,
 )
 from vlmscope.stats.intervals import Interval
+from vlmscope.tracks.probench.report import TABLE_FILE, ProBenchReport
 from vlmscope.tracks.simplevqa.report import tables_markdown
 
 THIRD = 0.3333  # SimpleVQA's rates as its official scorer rounds them (4 decimals)
@@ -204,3 +205,22 @@ def test_an_intervals_reach_has_the_digits_of_its_number() -> None:
     entry = ModelRating(1187.07, 1027.25, 1306.75, win_rate=60.36, battles=46, extra=bounds)
     assert win_rate_ci(entry) == "+14.84 / -22.59"
     assert ci_text(entry) == "+119.7 / -159.8"
+
+
+def test_an_average_answer_length_is_truncated_as_the_references_print_it(tmp_path: Path) -> None:
+    """arena-hard-auto and ProBench print `int(avg_tokens)`: 38.7 tokens read 38 in ProBench's
+    table (the Space's and the run's file) and in the VisionArena-Bench table, not 39."""
+    entry = ModelRating(rating=1187.07, lower=1027.25, upper=1306.75, win_rate=60.36, battles=46)
+    settings = BoardSettings(extra={"avg_tokens": {"m": 38.7}})
+    bench = bench_frame(RatingBoard(models={"m": entry}, settings=settings), OVERALL, False)
+    assert bench.set_index("Model").loc["m", "Avg tokens"] == 38
+    track = {"score": 1187, "lower": 1027, "upper": 1307, "win_rate": 60.36, "prompts": 5}
+    track |= {"avg_tokens": 38.7, "baseline_avg_tokens": 511.9}
+    scores = {"baseline": "b", "tracks": {"singleround": track}}
+    record = SummaryRecord("m", "probench", 5, scores, {}, {}, "", "", "", Path("."))
+    official = official_frame({"m": record}).set_index("Model")
+    assert official.loc["m", "Single-round Avg tokens"] == 38
+    assert official.loc["b", "Single-round Avg tokens"] == 511
+    ProBenchReport(scores, {"singleround": track}).write_files(tmp_path)
+    row = (tmp_path / TABLE_FILE).read_text(encoding="utf-8").splitlines()[-1]
+    assert row == "| singleround | 1187 | (-160, 120) | 38 | 60.36% |"  # the reference's tuple

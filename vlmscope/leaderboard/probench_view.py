@@ -29,6 +29,7 @@ from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, number_at
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.shown_numbers import token_count
 
 TRACKS: dict[str, str] = {
     "singleround": "Single-round",
@@ -201,7 +202,7 @@ def _measures(entry: Mapping[str, Any]) -> list[object]:
         MISSING if score is None else score,
         ci_offsets(entry),
         MISSING if win_rate is None else round(win_rate, PERCENT_DIGITS),
-        MISSING if tokens is None else round(tokens),
+        MISSING if tokens is None else token_count(tokens),
     ]
 
 
@@ -214,7 +215,7 @@ def _baseline_measures(entries: list[Mapping[str, Any]]) -> list[object]:
         BASELINE_SCORE,
         "+0 / -0",
         BASELINE_WIN_RATE,
-        MISSING if tokens is None else round(tokens),
+        MISSING if tokens is None else token_count(tokens),
     ]
 
 

@@ -31,9 +31,10 @@ from vlmscope.leaderboard.rating_view import (
     win_rate_ci,
 )
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.values import PERCENT_DIGITS, is_number
+from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, is_number
 from vlmscope.ratings.boards import agreement
 from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, RatingBoard
+from vlmscope.shown_numbers import token_count
 
 AVG_TOKENS = "avg_tokens"
 BENCH_COLUMNS = ["Rank", "Model", "Score", "95% CI", "Win rate (%)", "Win rate 95% CI"]
@@ -85,7 +86,8 @@ def bench_frame(board: RatingBoard, category: str, style_control: bool) -> pd.Da
         row = [*cells(model, entry), rounded(entry.win_rate if rated else None, PERCENT_DIGITS),
                win_rate_ci(entry) if rated else ""]  # fmt: skip
         if tokens is not None:
-            row.append(rounded(tokens.get(model), 0))
+            measured = tokens.get(model)
+            row.append(MISSING if measured is None else token_count(measured))
         row += [count(entry.battles), "anchor" if model == anchor else ""]
         rows.append(row)
     return pd.DataFrame(rows, columns=columns)

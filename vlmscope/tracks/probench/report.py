@@ -18,6 +18,7 @@ from vlmscope.atomic_files import write_text_atomic
 from vlmscope.ratings.boards.judge_agreement import HumanLabel, judge_human_agreement
 from vlmscope.ratings.boards.verdict_presets import VerdictSettings
 from vlmscope.ratings.inputs.verdict_records import VerdictRecord
+from vlmscope.shown_numbers import token_count
 from vlmscope.tracks.base import Scored
 from vlmscope.tracks.pairwise import PairwiseEvidence
 from vlmscope.tracks.probench.tables import Subsets, official_tables
@@ -101,9 +102,9 @@ class ProBenchReport:
             "| --- | ---: | --- | ---: | ---: |",
         ]
         for chat_type, entry in self.tracks.items():
-            ci = f"(-{entry['score'] - entry['lower']}, +{entry['upper'] - entry['score']})"
+            ci = str((entry["lower"] - entry["score"], entry["upper"] - entry["score"]))
             lines.append(
-                f"| {chat_type} | {entry['score']} | {ci} | {entry['avg_tokens']:.0f} "
+                f"| {chat_type} | {entry['score']} | {ci} | {token_count(entry['avg_tokens'])} "
                 f"| {entry['win_rate']:.2f}% |"
             )
         write_text_atomic(out_dir / TABLE_FILE, "\n".join(lines) + "\n")
