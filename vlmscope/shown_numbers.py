@@ -4,8 +4,9 @@ everywhere.
 The run's tables (a track's Markdown beside its result dataset), the leaderboard Space and
 `vlmscope compare` all show the same rates; they read the rule here so one F reads the same in
 each (`33.33`, never `33.3` in one place and `33.33` in another). A joint board's rating reads
-the same in the run's terminal table, the Space's tables and `compare` (`1187.1`), and an
-average answer length as the references print it. Stored numbers are never rounded by it:
+the same in the run's terminal table, the Space's tables and `compare` (`1187.1`), an amount
+of money the same in the run's ledger and the Space's cost table, and an average answer length
+as the references print it. Stored numbers are never rounded by it:
 summaries keep what the scorer computed.
 """
 
@@ -34,3 +35,14 @@ def token_count(value: float) -> int:
     """An average answer length in whole tokens, truncated as the references print it
     (`int(...)` in arena-hard-auto's and ProBench's `show_result.py`): 38.7 reads 38."""
     return int(value)
+
+
+def money_digits(value: float) -> int:
+    """Decimals of an amount of money: four below 100 (a run of a few requests costs cents or
+    less), two from 100 on."""
+    return 4 if abs(value) < 100 else 2
+
+
+def money_number(value: float) -> float:
+    """An amount rounded as it is shown (`0.0010932` -> `0.0011`)."""
+    return round(value, money_digits(value)) + 0.0

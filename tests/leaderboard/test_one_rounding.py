@@ -11,6 +11,7 @@ from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.compare.pairs import POINTS, PairedNumber
 from vlmscope.leaderboard.compare.render import estimate_text, scaled
 from vlmscope.leaderboard.judge_view import consistency_frame
+from vlmscope.leaderboard.ledger_view import cost_frame
 from vlmscope.leaderboard.overview import overview_frame, samples_text
 from vlmscope.leaderboard.overview_cells import overview_cells
 from vlmscope.leaderboard.probench_view import official_frame
@@ -20,6 +21,7 @@ from vlmscope.leaderboard.values import percent, percent_text
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import BoardSettings, ModelRating, RatingBoard
 from vlmscope.runner.generate import TrackReport
+from vlmscope.runner.ledger_table import money
 from vlmscope.runner.loop import RunReport
 from vlmscope.runner.table import (
     format_table,
@@ -224,3 +226,12 @@ def test_an_average_answer_length_is_truncated_as_the_references_print_it(tmp_pa
     ProBenchReport(scores, {"singleround": track}).write_files(tmp_path)
     row = (tmp_path / TABLE_FILE).read_text(encoding="utf-8").splitlines()[-1]
     assert row == "| singleround | 1187 | (-160, 120) | 38 | 60.36% |"  # the reference's tuple
+
+
+def test_a_cost_reads_the_same_in_the_runs_ledger_and_the_spaces_cost_table() -> None:
+    """The run's ledger printed 0.0011 USD where the Space's cost table showed 0.001093."""
+    ledger = {"cost_usd": 0.0010932, "pricing": "prices.yaml"}
+    record = SummaryRecord("m", "megabench", 8, {"ledger": ledger}, {}, {}, "", "", "", Path("."))
+    shown = cost_frame([record]).set_index("Model").loc["m", "Cost (USD)"]
+    assert money(0.0010932) == f"{shown} USD" == "0.0011 USD"
+    assert money(1234.567) == "1,234.57 USD"

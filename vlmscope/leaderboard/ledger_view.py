@@ -18,6 +18,7 @@ import pandas as pd
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.track_info import track_title
 from vlmscope.leaderboard.values import MISSING, number_at
+from vlmscope.shown_numbers import money_number
 
 LEDGER = "ledger"
 PHASES = ("generate", "judge")
@@ -53,6 +54,6 @@ def _row(record: SummaryRecord, ledger: Mapping[str, Any]) -> list[object]:
         total("prompt_tokens"),
         total("completion_tokens"),
         total("reasoning_tokens"),
-        MISSING if cost is None else round(cost, 6),
+        MISSING if cost is None else money_number(cost),
         Path(str(ledger["pricing"])).name if ledger.get("pricing") else "no pricing file",
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vlmscope.runner.ledger import RunTotals, Tally
+from vlmscope.shown_numbers import money_digits, money_number
 
 HEADER = ["totals", "requests", "asked", "failed", "prompt tok", "completion tok", "reasoning tok",
           "call s", "cost", "spent now"]  # fmt: skip
@@ -15,7 +16,7 @@ def money(value: float | None, currency: str = "USD") -> str:
     """`0.0123 USD`; `n/a` when a model behind it has no price."""
     if value is None:
         return "n/a"
-    return f"{value:.4f} {currency}" if value < 100 else f"{value:,.2f} {currency}"
+    return f"{money_number(value):,.{money_digits(value)}f} {currency}"
 
 
 def aligned(rows: Sequence[Sequence[str]], left: int, *, total_rule: bool = False) -> list[str]:
