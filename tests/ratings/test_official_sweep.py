@@ -14,7 +14,8 @@ import pytest
 from tests.ratings.test_judged_goldens import QUANTILE_TOL, RATING_TOL, WIN_RATE_TOL
 from vlmscope.ratings import report
 from vlmscope.ratings.boards.arena_hard_v2 import arena_hard_v2_board
-from vlmscope.ratings.boards.judged_boards import arena_hard_v01_board
+from vlmscope.ratings.boards.judged_boards import arena_hard_v01_board, probench_board
+from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.ratings.inputs.verdict_battles import battles_from_verdicts, scores_from_verdicts
 from vlmscope.ratings.inputs.verdict_records import verdict_record_from_dict
 
@@ -121,3 +122,46 @@ def test_ah_v2_no_style_printed_digits(key: str) -> None:
     for model, rate in board.win_rates.items():
         assert round(rate.score * 100, 1) == want[model]["score_pct"], model
         assert rate.ci_text() == want[model]["ci"], model
+
+
+ONE_CLASS_KEYS = sorted(case("ah01_probench_one_class.json")["cases"])
+
+
+@pytest.mark.parametrize("key", ONE_CLASS_KEYS)
+def test_one_class_stops_as_the_reference_does(key: str) -> None:
+    """Rows all won by the same side (in the whole fit or in one bootstrap round): upstream's
+    sklearn fit stops with an error, so the reproduction raises a named error, not numbers the
+    reference never printed; boards that keep finite numbers still rate the same rows."""
+    data = case("ah01_probench_one_class.json")
+    want = data["cases"][key]
+    assert "2 classes" in want["official_error"]
+    records = [verdict_record_from_dict(row) for row in want["records"]]
+    first_game_only, style_control = want["first_game_only"], want["style_control"]
+    stage = "bootstrap round" if key.endswith("bootstrap_round") else "fit:"
+    with pytest.raises(FitError, match=f"{stage}.*one class only"):
+        if key.startswith("probench"):
+            probench_board(
+                records,
+                data["model"],
+                data["baseline"],
+                data["weight"],
+                first_game_only,
+                data["rounds"],
+            )
+        else:
+            judged = battles_from_verdicts(
+                records, weight=data["weight"], first_game_only=first_game_only
+            )
+            arena_hard_v01_board(
+                judged.rows, data["baseline"], style_control=style_control, rounds=data["rounds"]
+            )
+    judged = battles_from_verdicts(records, weight=data["weight"], first_game_only=first_game_only)
+    finite = arena_hard_v01_board(
+        judged.rows,
+        data["baseline"],
+        style_control=style_control,
+        rounds=data["rounds"],
+        upstream_missing=False,
+    )
+    assert all(math.isfinite(v) for v in (*finite.lower.values(), *finite.upper.values()))
+

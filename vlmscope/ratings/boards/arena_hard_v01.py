@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from vlmscope.ratings.fits.bootstrap import BootstrapResult, bootstrap_bt
 from vlmscope.ratings.fits.bradley_terry import Anchor
+from vlmscope.ratings.fits.fit_checks import require_two_classes
 from vlmscope.ratings.fits.sklearn_logistic import fit_logistic_lbfgs
 from vlmscope.ratings.fits.style_control import FEATURE_NAMES, style_features
 from vlmscope.ratings.inputs.battles import Battles, FloatArray, outcome_from_winner
@@ -64,14 +65,21 @@ def plain_elo_bootstrap(
     A model missing from a round's sample has no rating in it upstream (the round's fit never
     sees it, ``pd.DataFrame(rows)`` leaves NaN), so its percentiles are NaN as in the reference's
     ``np.percentile``: such rounds are NaN here too (``upstream_missing=False`` keeps every
-    round's rating instead, for boards that must stay finite).
+    round's rating instead, for boards that must stay finite). As upstream, a fit whose
+    battles are all won by the same side stops (sklearn refuses labels of one class).
     """
     anchor = Anchor(baseline, PLAIN_BASELINE_RATING)
+    if upstream_missing:
+        require_two_classes(_plain_labels(table.outcome), "arena-hard v0.1 Elo fit")
     result = bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
     if not upstream_missing:
         return result
     # the rounds' samples drawn again (the same stream) to see which models each one holds
     picks = np.random.RandomState(seed).randint(0, len(table), size=(rounds, len(table)))
+    for number, sample in enumerate(picks):
+        require_two_classes(
+            _plain_labels(table.outcome[sample]), f"arena-hard v0.1 Elo bootstrap round {number}"
+        )
     present = np.zeros((rounds, table.n_models), dtype=bool)
     round_ids = np.repeat(np.arange(rounds), len(table))
     present[round_ids, table.model_a[picks].ravel()] = True
@@ -79,6 +87,12 @@ def plain_elo_bootstrap(
     if present.all():
         return result
     return replace(result, samples=np.where(present, result.samples, np.nan))
+
+
+def _plain_labels(outcome: FloatArray) -> FloatArray:
+    """``compute_mle_elo``'s labels: battles twice, A wins 1 in both copies, a tie 1 then 0."""
+    first = (outcome == 1.0) | (outcome == 0.5)
+    return np.concatenate([first, outcome == 1.0]).astype(float)
 
 
 @dataclass(frozen=True)
@@ -109,11 +123,21 @@ def duplicated_style_design(table: Battles) -> DuplicatedDesign:
 
 
 def fit_style_elo(
-    design: FloatArray, labels: FloatArray, models: Sequence[str], baseline: str
+    design: FloatArray,
+    labels: FloatArray,
+    models: Sequence[str],
+    baseline: str,
+    *,
+    one_class_stops: str | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """AH-v0.1 / ProBench ``fit_bt``: (ratings by model with baseline = 1114, style coefs)."""
+    """AH-v0.1 / ProBench ``fit_bt``: (ratings by model with baseline = 1114, style coefs).
+
+    ``one_class_stops`` names the fit when labels of one class must stop it as they stop the
+    reference's sklearn fit (None: fit them, the L2 penalty keeps the ratings finite)."""
     if baseline not in models:
         raise ValueError(f"baseline {baseline!r} has no battles")
+    if one_class_stops is not None:
+        require_two_classes(labels, one_class_stops)
     coef = fit_logistic_lbfgs(design, labels, inverse_regularisation=1.0, tol=1e-4)
     ratings = SCALE * coef[: len(models)] + INIT
     ratings += STYLE_BASELINE_RATING - ratings[list(models).index(baseline)]
@@ -129,18 +153,22 @@ def bootstrap_style_elo(
     upstream_missing: bool = True,
 ) -> FloatArray:
     """``get_bootstrap_result_style_control``: rounds x models ratings (a round missing a model
-    labelled as upstream, see :func:`_as_labelled_upstream`, unless ``upstream_missing=False``)."""
+    labelled as upstream, see :func:`_as_labelled_upstream`, and a round of one class stopping
+    the fit as upstream, unless ``upstream_missing=False``)."""
     random_state = np.random.RandomState(seed)
     n = duplicated.ties.shape[0]
     x, y = duplicated.design, duplicated.labels
-    results = []
+    results: list[FloatArray] = []
     for _ in range(rounds):
         picks = np.asarray(random_state.randint(0, n, size=n), dtype=np.intp)
         plain = picks[~duplicated.ties[picks]]
         tied = picks[duplicated.ties[picks]]
         tied = np.concatenate([tied, tied + n])
         rows = np.concatenate([plain, plain, tied])
-        ratings = fit_style_elo(x[rows], y[rows], duplicated.models, baseline)[0]
+        stops = f"style-controlled bootstrap round {len(results)}" if upstream_missing else None
+        ratings = fit_style_elo(
+            x[rows], y[rows], duplicated.models, baseline, one_class_stops=stops
+        )[0]
         present = np.asarray(x[rows, : len(ratings)].any(axis=0), dtype=bool)
         results.append(_as_labelled_upstream(ratings, present) if upstream_missing else ratings)
     return np.array(results)

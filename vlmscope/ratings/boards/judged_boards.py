@@ -119,14 +119,21 @@ def arena_hard_v01_fit(
     style-controlled fit. A comparison of two models reads its rounds (their difference).
 
     ``upstream_missing``: a model missing from a round's sample is NaN in that round (and, with
-    style control, the round's ratings are labelled as the reference labels them); False rates
-    every model in every round, so the rounds stay finite."""
+    style control, the round's ratings are labelled as the reference labels them), and a fit or
+    round whose rows are all won by the same side raises ``FitError`` as the reference's sklearn
+    fit does; False rates every model in every round, so the rounds stay finite."""
     if baseline not in table.models:
         raise ValueError(f"baseline {baseline!r} has no battles")
     if not style_control:
         return plain_elo_bootstrap(table, baseline, rounds, seed, upstream_missing=upstream_missing)
     duplicated = duplicated_style_design(table)
-    ratings, coefs = fit_style_elo(duplicated.design, duplicated.labels, table.models, baseline)
+    ratings, coefs = fit_style_elo(
+        duplicated.design,
+        duplicated.labels,
+        table.models,
+        baseline,
+        one_class_stops="style-controlled fit" if upstream_missing else None,
+    )
     samples = bootstrap_style_elo(
         duplicated, baseline, rounds, seed, upstream_missing=upstream_missing
     )

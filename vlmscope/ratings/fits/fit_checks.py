@@ -7,7 +7,11 @@ is finite. These checks are the last guard, for inputs built in code and for deg
   NaN, the optimiser would stop where it started and every model would show 1000;
 * a style feature that is the same for every battle cannot be standardised (0 / 0);
 * an optimiser that stopped where it started although the start was not optimal (its gradient
-  there is not ~0), or that ended on non-finite values, did not fit.
+  there is not ~0), or that ended on non-finite values, did not fit;
+* where a reference fits with scikit-learn's ``LogisticRegression`` (arena-hard v0.1, ProBench),
+  labels of one class (every row won by the same side) stop the reference with an error, so a
+  reproduction of it stops too (:func:`require_two_classes`) rather than print numbers the
+  reference never had.
 
 A board is not written with a warning instead: a fit that did not happen has no ratings to
 show. Board producers that fit many boards (category boards) list the failed one under
@@ -54,6 +58,20 @@ def require_varying(std: ArrayLike, names: Sequence[str] | None = None) -> None:
     raise FitError(
         f"style control: feature {name!r} is the same for every battle (or there is only one), "
         "so it cannot be standardised; rate without style control or with more battles"
+    )
+
+
+def require_two_classes(labels: ArrayLike, what: str) -> None:
+    """Raise :class:`FitError` when the 0/1 ``labels`` of a logistic fit are all the same, as
+    scikit-learn's ``LogisticRegression.fit`` refuses them ("needs samples of at least 2
+    classes"); ``what`` names the fit (the point fit, a bootstrap round)."""
+    values = np.asarray(labels, dtype=np.float64)
+    if values.size and not (values == values[0]).all():
+        return
+    side = "no rows" if not values.size else f"every row labelled {float(values[0]):g}"
+    raise FitError(
+        f"{what}: {side}, one class only; the reference's LogisticRegression cannot fit that "
+        "and stops (rate with more battles, or on a board that keeps finite numbers)"
     )
 
 
