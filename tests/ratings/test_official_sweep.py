@@ -165,3 +165,13 @@ def test_one_class_stops_as_the_reference_does(key: str) -> None:
     )
     assert all(math.isfinite(v) for v in (*finite.lower.values(), *finite.upper.values()))
 
+
+@pytest.mark.parametrize("key", sorted(case("fastchat_no_battles_left.json")["cases"]))
+def test_fastchat_filters_that_keep_no_battle(key: str) -> None:
+    """FastChat fails inside its bootstrap's multinomial draw when the filters keep nothing;
+    the board says why instead."""
+    data = case("fastchat_no_battles_left.json")
+    want = data["cases"][key]
+    assert want["official_error"].startswith("ValueError")
+    with pytest.raises(ValueError, match="no battles left to rate"):
+        report(data["records"], num_bootstrap=data["num_bootstrap"], **want["kwargs"])

@@ -90,7 +90,8 @@ def report(
 
     ``solver="fastchat"`` replays FastChat's optimiser for bit-level parity of the
     bootstrap samples; the default exact solver differs from it by ~0.01-0.05 points.
-    A record that cannot be used raises ``BadRowError`` naming its index and field.
+    A record that cannot be used raises ``BadRowError`` naming its index and field; filters
+    that keep no battle raise ``ValueError``.
     """
     checked = check_battle_records(list(records), style=style_control).rows
     selected = select_battles(
@@ -103,6 +104,8 @@ def report(
         daily_vote_per_user=daily_vote_per_user,
     )
     battles = Battles.from_records(selected, style=style_control)
+    if len(battles) == 0:  # the reference fails inside its bootstrap's multinomial draw
+        raise ValueError("no battles left to rate: the filters kept none of the records")
     fit = bootstrap_style_control if style_control else bootstrap_bt
     boot = fit(
         battles,
