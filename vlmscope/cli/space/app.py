@@ -48,17 +48,26 @@ from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
 TITLE = "vlmscope leaderboard"
 # The overview's column widths (`fit_widths`) fit a 1280 px window in this font and padding
 # (10 px: the four tracks of the demo, ten score columns, fit beside the run columns); titles
-# wrap between words, cells anywhere (a config hash breaks over two lines).
+# wrap between words, cells anywhere (a config hash breaks over two lines). A track's wide
+# table (`table(..., fit=True)`) is laid out the same way.
 CSS = """
-#overview-table .header-cell, #overview-table .body-cell, #overview-table .sizing-body td {
+#overview-table .header-cell, #overview-table .body-cell, #overview-table .sizing-body td,
+.fit-table .header-cell, .fit-table .body-cell, .fit-table .sizing-body td {
   font-size: var(--text-xs);
 }
-#overview-table .header-cell .cell-wrap, #overview-table .body-cell .cell-wrap {
+#overview-table .header-cell .cell-wrap, #overview-table .body-cell .cell-wrap,
+.fit-table .header-cell .cell-wrap, .fit-table .body-cell .cell-wrap {
   padding-left: 5px; padding-right: 5px;
 }
-#overview-table .header-cell span { word-break: normal; overflow-wrap: break-word; }
-#overview-table .header-cell .header-icons { position: absolute; right: 2px; bottom: 2px; }
-#overview-table .body-cell span { word-break: normal; overflow-wrap: anywhere; white-space: pre-line; }
+#overview-table .header-cell span, .fit-table .header-cell span {
+  word-break: normal; overflow-wrap: break-word;
+}
+#overview-table .header-cell .header-icons, .fit-table .header-cell .header-icons {
+  position: absolute; right: 2px; bottom: 2px;
+}
+#overview-table .body-cell span, .fit-table .body-cell span {
+  word-break: normal; overflow-wrap: anywhere; white-space: pre-line;
+}
 """
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(

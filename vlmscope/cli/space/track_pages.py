@@ -58,7 +58,7 @@ def megabench_tab(store: ResultStore, track: str) -> None:
         "with its 95% interval (whiskers on the chart, the same bootstrap as the headline) and "
         "the number of tasks behind it."
     )
-    table(mb.headline_frame(records), elem_id=dom_id(track, "headline"))
+    table(mb.headline_frame(records), elem_id=dom_id(track, "headline"), fit=True)
     headline_note = _listed("Headline scores", mb_ci.no_interval_lines(records))
     if headline_note:
         gr.Markdown(headline_note, elem_id=dom_id(track, "headline-no-ci"))
@@ -136,7 +136,7 @@ def simplevqa_tab(store: ResultStore, track: str) -> None:
         )
         return figure, svqa.factuality_frame(records, by)
 
-    plot, frame = chart_and_table(view, initial, elem_id=dom_id(track, "table"))
+    plot, frame = chart_and_table(view, initial, elem_id=dom_id(track, "table"), fit=True)
     bind([breakdown, metric], view, [plot, frame])
 
 
@@ -202,7 +202,9 @@ def probench_tab(store: ResultStore, track: str) -> None:
     board = record.board if record is not None else None
     title = track_title(track)
     gr.Markdown(PROBENCH_NOTE)
-    table(pb.official_frame(records), elem_id=dom_id(track, "official"), show_search="none")
+    table(
+        pb.official_frame(records), elem_id=dom_id(track, "official"), show_search="none", fit=True
+    )
     if record is not None:  # the joint board over all three tracks
         gr.Markdown(board_note(record, f"{title} joint board"), elem_id=dom_id(track, "note"))
         whole = board_view(record.board, OVERALL, style_control=record.board.is_style_controlled)

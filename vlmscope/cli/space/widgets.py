@@ -15,6 +15,12 @@ import gradio as gr
 import pandas as pd
 
 from vlmscope.leaderboard.values import column_types
+from vlmscope.leaderboard.widths import fit_widths
+
+FIT_CLASS = "fit-table"
+"""The class of a table whose columns share the page's width (`fit=True`), titles and cells
+wrapping in the overview's small font (the Space's stylesheet), instead of running past the
+right edge of a laptop's window."""
 
 
 def dom_id(*parts: str) -> str:
@@ -26,8 +32,13 @@ def table(
     frame: pd.DataFrame, display: list[list[str]] | None = None, **options: Any
 ) -> gr.Dataframe:
     """A read-only table of `frame`; with `display`, each cell shows that text instead of its
-    value (a number with its interval) while sorting and filtering still use the value."""
+    value (a number with its interval) while sorting and filtering still use the value. With
+    `fit=True`, its columns are sized to fit the window (`FIT_CLASS`): a table with an interval
+    beside every number is wider than a laptop's window, and its last columns (often the
+    headline) would be off to the right."""
     options.setdefault("show_search", "search")
+    if options.pop("fit", False):
+        options.update(wrap=True, column_widths=fit_widths(frame), elem_classes=[FIT_CLASS])
     value: Any = frame
     if display is not None:
         value = {
