@@ -53,6 +53,7 @@ from vlmscope.leaderboard.records import (
     latest_per_track,
     summary_record,
 )
+from vlmscope.leaderboard.replaced_boards import HiddenBoard, hidden_boards
 from vlmscope.leaderboard.track_info import ordered_tracks
 
 DETAILS_KEPT = 4
@@ -124,6 +125,8 @@ class ResultStore:
                 self._suspect(folder, cut)
         self.summaries: list[SummaryRecord] = latest_per_run(records)
         self.boards: dict[str, BoardRecord] = latest_per_track(boards)
+        self.hidden_boards: list[HiddenBoard] = hidden_boards(boards, self.boards, location.root)
+        """Earlier boards that a later one of the same track hides, and the models only they rate."""
         self._runs = {(r.track, r.model): r for r in self.summaries}
         full = {key for key, r in self._runs.items() if not r.limited}
         self.set_aside: list[SummaryRecord] = [

@@ -32,6 +32,7 @@ from vlmscope.leaderboard.data_origin import data_note  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
 from vlmscope.leaderboard.overview_cells import overview_cells  # noqa: E402
+from vlmscope.leaderboard.replaced_boards import hidden_lines  # noqa: E402
 from vlmscope.leaderboard.result_store import Problem, ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
 from vlmscope.leaderboard.sample_prompts import prompt_data_dirs  # noqa: E402
@@ -96,6 +97,11 @@ SUSPICIOUS_NOTE = (
     "shown with those texts cut. Each is named by its path inside the results."
 )
 NO_INTERVAL_NOTE = "**Numbers without an interval** (marked (no CI) above), and why:"
+HIDDEN_BOARDS_NOTE = (
+    "Each track shows its latest rating board; an earlier board rates models the shown one "
+    "does not (a board is one fit, so two runs' boards are not merged: rate the runs together "
+    "to see every model on one board). Rated only on a board not shown:"
+)
 SKIPPED_NOTE = (
     "### Skipped result folders\n"
     "These folders under the results could not be read and are left out; every other result "
@@ -161,6 +167,9 @@ def found_note(store: ResultStore) -> str:
     if store.suspicious:
         n = len(store.suspicious)
         note += f" {n} shown with texts cut (listed under the overview)."
+    if store.hidden_boards:
+        hidden = "; ".join(markdown_literal(line) for line in hidden_lines(store.hidden_boards))
+        note += f" {HIDDEN_BOARDS_NOTE} {hidden}."
     return note
 
 
