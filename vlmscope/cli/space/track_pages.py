@@ -30,6 +30,7 @@ from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard import visionarena_view as va
 from vlmscope.leaderboard.charts import keyword_radar, rate_bars, rating_points
 from vlmscope.leaderboard.headline_intervals import NO_CI
+from vlmscope.leaderboard.probench_gaps import unfitted_lines
 from vlmscope.leaderboard.rating_view import (
     OVERALL,
     board_note,
@@ -205,6 +206,9 @@ def probench_tab(store: ResultStore, track: str) -> None:
     table(
         pb.official_frame(records), elem_id=dom_id(track, "official"), show_search="none", fit=True
     )
+    if gaps := unfitted_lines(records):
+        listed = "\n".join(f"- {markdown_literal(line)}" for line in gaps)
+        gr.Markdown(f"Empty cells above, and why:\n{listed}", elem_id=dom_id(track, "unfitted"))
     if record is not None:  # the joint board over all three tracks
         gr.Markdown(board_note(record, f"{title} joint board"), elem_id=dom_id(track, "note"))
         whole = board_view(record.board, OVERALL, style_control=record.board.is_style_controlled)
