@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from vlmscope.leaderboard.pairwise_sample import pairwise_reference, pairwise_scores
 from vlmscope.leaderboard.records import json_object
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import is_number
@@ -95,8 +96,8 @@ def sample_view(row: Mapping[str, Any]) -> SampleView:
         status=as_text(status),
         response=as_text(row.get("response", "")),
         parsed=as_text(row.get("parsed", "")),
-        reference=as_text(reference_of(extra, meta)),
-        scores=scores_frame(row, extra),
+        reference=pairwise_reference(as_text(reference_of(extra, meta)), extra),
+        scores=pairwise_scores(scores_frame(row, extra), extra),
         judge=as_text(judge_text(extra, str(row.get("outcome") or ""))),
         meta=meta,
         conversation=as_text(conversation_text(extra)),

@@ -125,7 +125,14 @@ def sample_tab(store: ResultStore, prompt_data: Mapping[str, Path]) -> None:
             parsed = text("Parsed answer", lines=2, value=initial[5], elem_id="samples-parsed")
         with gr.Column():
             reference = text("Reference", lines=2, value=initial[6], elem_id="samples-reference")
-            scores = table(initial[7], elem_id="samples-scores", label="Scores", show_search="none")
+            scores = table(
+                initial[7],
+                elem_id="samples-scores",
+                label="Scores",
+                show_search="none",
+                wrap=True,  # an outcome can be a sentence (a pairwise verdict's)
+                column_widths=["30%", "15%", "55%"],
+            )
     conversation = text(
         "Conversation: each turn's question, the model's answer and the baseline's answer",
         lines=12,
