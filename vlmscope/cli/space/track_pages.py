@@ -174,17 +174,26 @@ def rating_tab(store: ResultStore, track: str) -> None:
     figure, frame, coefficients = view(OVERALL, board.is_style_controlled)
     plot = gr.Plot(figure, show_label=False)
     ratings = table(frame, elem_id=dom_id(track, "table"))
-    gr.Markdown(
-        "Style coefficients of the category's style-controlled fit: the weight of each "
-        "standardised style difference (answer tokens, headers, lists, bold) in the log-odds "
-        "of a win; positive means voters favour more of it."
-    )
+    styled = has_style_control(board)
+    gr.Markdown(STYLE_NOTE if styled else NO_STYLE_NOTE, elem_id=dom_id(track, "style-note"))
     style_table = table(
-        coefficients, elem_id=dom_id(track, "style-coefficients"), show_search="none"
+        coefficients,
+        elem_id=dom_id(track, "style-coefficients"),
+        show_search="none",
+        visible=styled,  # without a style-controlled fit it could only ever be empty
     )
     bind([category, style], view, [plot, ratings, style_table])
 
 
+STYLE_NOTE = (
+    "Style coefficients of the category's style-controlled fit: the weight of each "
+    "standardised style difference (answer tokens, headers, lists, bold) in the log-odds "
+    "of a win; positive means voters favour more of it."
+)
+NO_STYLE_NOTE = (
+    "No style coefficients: this board was rated without style control "
+    "(`vlmscope ratings battles FILE --style-control` fits them)."
+)
 PROBENCH_NOTE = (
     "**Official** numbers are ProBench's own (`show_result.py`): for each model one "
     "style-controlled Bradley-Terry fit of that model against the baseline alone, baseline "
