@@ -17,7 +17,7 @@ Facts that change numbers:
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 EVAL_TYPES: tuple[str, ...] = ("rule", "llm")
@@ -29,17 +29,24 @@ class TaskResult:
     """One entry of the official `task_results.json`.
 
     score: the task's mean score (`mean_task_score`); num_demo: 1 if the task shows a demonstration,
-    else 0 (counted in the keyword `num_samples`); num_query: number of queries scored.
+    else 0 (counted in the keyword `num_samples`); num_query: number of queries scored. A count read
+    from a file keeps its JSON type (5.0 stays a float), because the official sums do.
     """
 
     name: str
     score: float
     eval_type: str
-    num_demo: int
-    num_query: int
+    num_demo: float
+    num_query: float
+    entry: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The `task_results.json` row this result was read from, if any. The official merge and
+    single-image tools copy such a row as it stands (a missing count stays missing, an extra key
+    stays), so it is written back, and joined with the task metadata, as it was read."""
 
     def to_json(self) -> dict[str, Any]:
-        """The official entry, keys in the official order."""
+        """The official entry: the row it was read from, else the keys in the official order."""
+        if self.entry is not None:
+            return dict(self.entry)
         return {
             "name": self.name,
             "score": self.score,
@@ -55,9 +62,19 @@ class TaskResult:
             name=str(entry["name"]),
             score=entry.get("score", 0),
             eval_type=str(entry["eval_type"]),
-            num_demo=int(entry.get("num_demo", 0)),
-            num_query=int(entry.get("num_query", 0)),
+            num_demo=_count(entry, "num_demo"),
+            num_query=_count(entry, "num_query"),
+            entry=dict(entry),
         )
+
+
+def _count(entry: Mapping[str, Any], key: str) -> float:
+    """A row's count as written, 0 when absent (the official `.get(key, 0)`); anything but a number
+    would fail in the official sums, so it is refused here with the row and key named."""
+    value = entry.get(key, 0)
+    if not isinstance(value, (int, float)):
+        raise ValueError(f"task result {entry.get('name')!r}: {key} is {value!r}, not a number")
+    return value
 
 
 @dataclass(frozen=True)
@@ -158,7 +175,7 @@ class SetSummary:
     """One task set's summary: task count, query count (demos excluded) and macro mean score."""
 
     num_eval_tasks: int
-    num_eval_samples: int
+    num_eval_samples: float
     macro_mean_score: float
 
     def to_json(self) -> dict[str, Any]:

@@ -32,7 +32,7 @@ def single_image_subset(
     one entry for entry. Tasks of any other eval type are not part of either set and are dropped.
     A task named more than once is placed as `_core_then_open` says.
     """
-    return _core_then_open(results, lambda r: (r.name, r.eval_type), all_meta)
+    return _core_then_open(results, lambda r: (r.name, r.eval_type), all_meta, lambda r: r.entry)
 
 
 def single_image_entries(
@@ -50,17 +50,30 @@ def _core_then_open(
     items: Sequence[_Item],
     name_and_type: Callable[[_Item], tuple[str, str]],
     all_meta: Mapping[str, TaskMeta],
+    row_of: Callable[[_Item], Mapping[str, Any] | None] = lambda _: None,
 ) -> list[_Item]:
     """The SI items, Core first then Open, each set in input order.
 
     A task named more than once is placed by its later entry's eval type (the official filter
     reads the `collect_task_metadata` dict, where the later entry wins) but listed with every one
     of its entries, as the official `process_subset_results` lists the rows of
-    `task_results.json` whose name passed that filter.
+    `task_results.json` whose name passed that filter. A row's own `num_input` key, if it has
+    one (`row_of` gives the `task_results.json` row an item was read from), stands for the
+    metadata's in that filter, the later row's for a repeated name.
     """
     named = [(item, *name_and_type(item)) for item in items]
     final_type = {name: kind for _, name, kind in named}
-    selected = [(item, name) for item, name, _ in named if is_single_image_task(name, all_meta)]
+    final_num_input: dict[str, object] = {}
+    for item, name, _ in named:
+        if name in all_meta:
+            row = row_of(item)
+            joined = all_meta[name] if row is None or "num_input" not in row else row
+            final_num_input[name] = joined.get("num_input")
+    selected = [
+        (item, name)
+        for item, name, _ in named
+        if final_num_input.get(name) == SINGLE_IMAGE_NUM_INPUT
+    ]
     return [item for item, name in selected if final_type[name] == "rule"] + [
         item for item, name in selected if final_type[name] == "llm"
     ]
