@@ -179,6 +179,41 @@ def test_rule_metric_on_dummy_parsed_text_is_recorded_not_raised() -> None:
     assert result.query_score == 0
 
 
+def test_global_aux_metric_over_dummy_parsed_text_is_recorded_not_scored() -> None:
+    """The official evaluator stores an aux field into the parsed response first; a string refuses
+    it (TypeError) and the run stops. The aux field scores 0 with that error; the others score."""
+    metric_info = {
+        "field_score_function": {"##answer": "constrained_generation"},
+        "aggregation": {"function": "mean", "field_weights": {"##answer": 1, "##aux": 1}},
+        "response_parse_function": "dummy",
+        "global_aux_metrics": {"##aux": "set_equality"},
+    }
+    result = score_query(
+        task_name="t",
+        metric_info=metric_info,
+        eval_context={"length": "<50"},
+        correct_answer={"##answer": ""},
+        response="The cat saw another cat near the door.",
+        query_text="",
+        global_description="",
+    )
+    assert result.field_scores == {"##answer": 1, "##aux": 0}
+    assert result.field_outcomes["##aux"] == "metric_error"
+    assert result.field_errors == {
+        "##aux": "TypeError: 'str' object does not support item assignment"
+    }
+    as_json = score_query(
+        task_name="t",
+        metric_info={**metric_info, "response_parse_function": "json"},
+        eval_context={"length": "<50"},
+        correct_answer={"##answer": ""},
+        response='{"a": "The cat saw another cat near the door."}',
+        query_text="",
+        global_description="",
+    )
+    assert "##aux" not in as_json.field_errors
+
+
 def test_unknown_metric_name_raises_instead_of_scoring() -> None:
     """The official `MetricType.from_string` raises on it; only None and "unsupported" skip."""
     metric_info = {

@@ -9,7 +9,8 @@ This mirrors the official evaluator's per-query step (task aggregation is built 
    dict and the whole answer dict;
 3. aggregate the field scores with the task's `aggregation`.
 Where the official evaluator would crash on the response (a rule metric on a `dummy`-parsed
-string, a point-in-box metric that raises), the field scores 0 and the error is recorded instead.
+string, a point-in-box metric that raises, a global aux metric over a `dummy`-parsed string), the
+field scores 0 and the error is recorded instead.
 A metric name the registry does not know is bad data, not a bad response: it raises
 `UnknownMetricError` as officially (MEGA-Bench rows are checked for it when read).
 """
@@ -166,16 +167,20 @@ def score_query(
         for name, truth in correct_answer.items()
     ]
     aux_metrics = metric_info.get("global_aux_metrics", {})
+    aux_error = _aux_assignment_error(parsed.value) if aux_metrics else None
     if aux_metrics:
         whole = copy.deepcopy(parsed.value)
         for name, metric in aux_metrics.items():
             to_score.append((name, metric, {name: whole}, dict(correct_answer)))
     results: dict[str, FieldScore] = {}
-    for name, metric, source, truth in to_score:
+    for index, (name, metric, source, truth) in enumerate(to_score):
         if resolve_name(metric) == "unsupported":
             continue
         if parsed.error is not None:
             results[name] = FieldScore(0, None, parsed.error, PARSE_ERROR)
+            continue
+        if aux_error is not None and index >= len(correct_answer):
+            results[name] = FieldScore(0, None, aux_error, METRIC_ERROR)
             continue
         results[name] = _score_one(
             metric,
@@ -200,6 +205,20 @@ def score_query(
         eval_type=eval_type_of(metric_info),
         parse_failed=parsed.failed,
     )
+
+
+def _aux_assignment_error(parsed_value: Any) -> str | None:
+    """The error the official evaluator meets before scoring a global aux field, if any.
+
+    It first stores the field into the parsed response (`response_obj[field] = ...`); a parsed value
+    that is not a dict (a `dummy`-parsed string) refuses that and the official run stops. Here the
+    aux field scores 0 with that error instead, as with the other official crashes.
+    """
+    try:
+        copy.copy(parsed_value)["##aux"] = None
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    return None
 
 
 def build_judge_requests(
