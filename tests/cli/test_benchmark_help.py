@@ -31,25 +31,23 @@ def test_each_default_is_stated_once_and_lists_as_typed() -> None:
     assert "default: 3000 30000" in text and "(default: 0.5)" in text
 
 
-def test_a_script_help_shows_its_defaults() -> None:
+def _help_of(script: str) -> str:
+    """What `python benchmarks/<script> --help` prints; it must exit 0."""
     done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "make_battles.py"), "--help"],
+        [sys.executable, str(BENCHMARKS / script), "--help"],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "--seed SEED      default: 2024" in done.stdout
+    return done.stdout
+
+
+def test_a_script_help_shows_its_defaults() -> None:
+    assert "--seed SEED      default: 2024" in _help_of("make_battles.py")
 
 
 def test_the_reference_runners_print_their_usage_on_help() -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "megabench_official.py"), "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "python benchmarks/megabench_official.py MEGABENCH_DIR" in done.stdout
+    usage = "python benchmarks/megabench_official.py MEGABENCH_DIR"
+    assert usage in _help_of("megabench_official.py")
