@@ -1,6 +1,6 @@
-"""ProBench's official table says why a row is empty: a model whose fits could not be made
-(here every track skipped, as the demo's oracle is) is listed under the table with each
-track's reason, in the browser as in the pure function; fitted models are not listed."""
+"""ProBench's official table and the overview say why a row is empty: a model whose fits could
+not be made (here every track skipped, as the demo's oracle is) is listed under the table with
+each track's reason, in the browser as in the pure function; fitted models are not listed."""
 
 from __future__ import annotations
 
@@ -68,3 +68,11 @@ def test_the_page_says_why_a_row_is_empty(page: sync_api.Page) -> None:
     assert "Empty cells above, and why" in shown and UNFIT in shown and REASON in shown
     assert "pb-large" not in shown and pr.BASELINE not in shown
     assert UNFIT in lines(page, "#probench-official")  # the empty row it explains
+
+
+def test_the_overview_says_why_its_probench_cells_are_empty(page: sync_api.Page) -> None:
+    tab(page, "Overview")
+    page.wait_for_selector("#overview-probench-unfitted")
+    shown = " ".join(lines(page, "#overview-probench-unfitted"))
+    assert "Empty ProBench cells" in shown and UNFIT in shown and REASON in shown
+    assert "pb-large" not in shown

@@ -26,12 +26,14 @@ from vlmscope.cli.space.compare_page import base_url, compare_tab  # noqa: E402
 from vlmscope.cli.space.judge_sections import cost_section  # noqa: E402
 from vlmscope.cli.space.sample_page import sample_tab  # noqa: E402
 from vlmscope.cli.space.topics_page import topics_tab  # noqa: E402
-from vlmscope.cli.space.track_pages import page_for  # noqa: E402
+from vlmscope.cli.space.track_pages import page_for, probench_tab  # noqa: E402
 from vlmscope.cli.space.widgets import dom_id, table  # noqa: E402
 from vlmscope.leaderboard.data_origin import data_note  # noqa: E402
 from vlmscope.leaderboard.load import location_from_env  # noqa: E402
 from vlmscope.leaderboard.overview import overview_frame, skipped_frame  # noqa: E402
 from vlmscope.leaderboard.overview_cells import overview_cells  # noqa: E402
+from vlmscope.leaderboard.probench_gaps import unfitted_lines  # noqa: E402
+from vlmscope.leaderboard.records import by_model  # noqa: E402
 from vlmscope.leaderboard.replaced_boards import hidden_lines  # noqa: E402
 from vlmscope.leaderboard.result_store import Problem, ResultStore  # noqa: E402
 from vlmscope.leaderboard.safe_html import markdown_literal  # noqa: E402
@@ -193,9 +195,24 @@ def overview_tab(store: ResultStore) -> None:
     if cells.no_interval:
         listed = "\n".join(f"- {markdown_literal(line)}" for line in cells.no_interval)
         gr.Markdown(f"{NO_INTERVAL_NOTE}\n{listed}", elem_id="no-interval-note")
+    _unfitted_notes(store)
     cost_section(store.summaries)
     _folders_left_out(SUSPICIOUS_NOTE, "suspicious", store.suspicious)
     _folders_left_out(SKIPPED_NOTE, "skipped", store.problems)
+
+
+def _unfitted_notes(store: ResultStore) -> None:
+    """Why a model's cells of a ProBench track are empty in the overview (its per-model fits
+    could not be made), as the track's own page says under its table."""
+    for track in sorted({r.track for r in store.summaries}):
+        if page_for(store, track) is not probench_tab:
+            continue
+        if gaps := unfitted_lines(by_model(store.summaries, track)):
+            listed = "\n".join(f"- {markdown_literal(line)}" for line in gaps)
+            gr.Markdown(
+                f"**Empty {track_title(track)} cells** above, and why:\n{listed}",
+                elem_id=f"overview-{dom_id(track, 'unfitted')}",
+            )
 
 
 def _folders_left_out(note: str, kind: str, folders: Sequence[Problem]) -> None:
