@@ -91,13 +91,9 @@ def _table(title: str, groups: Mapping[str, Mapping[str, Any]]) -> list[str]:
 def _with_ci(value: float | None, ci: list[float] | None, n_graded: int) -> str:
     if value is None or ci is None:
         return _rate(value, "graded", n_graded)
-    return f"{_pct(value)} [{_pct(ci[0])}, {_pct(ci[1])}]"
+    return f"{percent_text(value)} [{percent_text(ci[0])}, {percent_text(ci[1])}]"
 
 
 def _rate(value: float | None, counted: str, n: int) -> str:
     """A rate in percent, or why there is none ("n/a (0 graded)")."""
-    return f"n/a ({n} {counted})" if value is None else _pct(value)
-
-
-def _pct(value: float) -> str:
-    return percent_text(value)  # as the Space and `vlmscope compare` show the same rate
+    return f"n/a ({n} {counted})" if value is None else percent_text(value)
