@@ -69,17 +69,14 @@ def plain_elo_bootstrap(
     battles are all won by the same side stops (sklearn refuses labels of one class).
     """
     anchor = Anchor(baseline, PLAIN_BASELINE_RATING)
-    if upstream_missing:
-        require_two_classes(_plain_labels(table.outcome), "arena-hard v0.1 Elo fit")
-    result = bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
     if not upstream_missing:
-        return result
-    # the rounds' samples drawn again (the same stream) to see which models each one holds
+        return bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
+    require_two_classes(_plain_labels(table.outcome), "arena-hard v0.1 Elo fit")
+    # the rounds' samples (the stream `bootstrap_bt` draws) to see which models and which
+    # classes each one holds: a round of one class stops before any round is fitted
     picks = np.random.RandomState(seed).randint(0, len(table), size=(rounds, len(table)))
-    for number, sample in enumerate(picks):
-        require_two_classes(
-            _plain_labels(table.outcome[sample]), f"arena-hard v0.1 Elo bootstrap round {number}"
-        )
+    _require_two_classes_per_round(table.outcome[picks])
+    result = bootstrap_bt(table, rounds=rounds, stream="randint", seed=seed, anchor=anchor)
     present = np.zeros((rounds, table.n_models), dtype=bool)
     round_ids = np.repeat(np.arange(rounds), len(table))
     present[round_ids, table.model_a[picks].ravel()] = True
@@ -90,9 +87,20 @@ def plain_elo_bootstrap(
 
 
 def _plain_labels(outcome: FloatArray) -> FloatArray:
-    """``compute_mle_elo``'s labels: battles twice, A wins 1 in both copies, a tie 1 then 0."""
+    """``compute_mle_elo``'s labels: battles twice, A wins 1 in both copies, a tie 1 then 0
+    (along the last axis, so a rounds x battles array gives each round's labels)."""
     first = (outcome == 1.0) | (outcome == 0.5)
-    return np.concatenate([first, outcome == 1.0]).astype(float)
+    return np.concatenate([first, outcome == 1.0], axis=-1).astype(float)
+
+
+def _require_two_classes_per_round(outcomes: FloatArray) -> None:
+    """Every bootstrap round (a row of ``outcomes``) holds labels of two classes, checked for
+    all rounds at once; the first that does not stops as :func:`require_two_classes` does."""
+    labels = _plain_labels(outcomes)
+    one_class = (labels == labels[:, :1]).all(axis=1)
+    if one_class.any():
+        number = int(np.argmax(one_class))
+        require_two_classes(labels[number], f"arena-hard v0.1 Elo bootstrap round {number}")
 
 
 @dataclass(frozen=True)
