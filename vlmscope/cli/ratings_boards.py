@@ -104,7 +104,7 @@ def rate_battles(args: argparse.Namespace) -> RatedFile:
     from vlmscope.ratings.inputs.battles import read_battle_records
     from vlmscope.ratings.inputs.board_selection import select_board_battles
 
-    anchor_model, anchor_rating = _parse_anchor(args.anchor)
+    anchor_model, anchor_rating = parse_anchor(args.anchor, "--anchor")
     settings = BattleSettings(
         reference=args.reference,
         system=args.system,
@@ -259,10 +259,6 @@ def _request(
         "style_companion": style_companion,
         "categories": list(categories),
     }
-
-
-def _parse_anchor(text: str | None) -> tuple[str | None, float | None]:
-    return parse_anchor(text, "--anchor")
 
 
 def _anchored(board: RatingBoard, anchor_model: str | None) -> RatingBoard:
