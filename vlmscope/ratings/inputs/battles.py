@@ -161,14 +161,21 @@ def battle_row(record: Mapping[str, Any], *, style: bool = False) -> BattleRow:
     tstamp = record.get("tstamp", 0.0)
     if type(tstamp) is not float or not math.isfinite(tstamp):
         number(tstamp, "tstamp", count=False)
-    anony = record.get("anony", True)  # absent: anonymous (VisionArena-Battle has no column)
-    if type(anony) is not bool:  # "false" would be true, null would drop the battle
-        raise BadRowError(BAD_FLAG, "anony", f"{anony!r} is not true or false")
+    anony_flag(record)
     check_labels(record)
     sides = battle_style(record, required=style)
     if sides is None:
         return BattleRow(name_a, name_b, outcome)
     return BattleRow(name_a, name_b, outcome, sides[0], sides[1])
+
+
+def anony_flag(record: Mapping[str, Any]) -> bool:
+    """A record's ``anony``: absent is anonymous (VisionArena-Battle has no column), anything
+    but a boolean a bad row ("false" would be true, null would drop the battle)."""
+    anony = record.get("anony", True)
+    if type(anony) is not bool:
+        raise BadRowError(BAD_FLAG, "anony", f"{anony!r} is not true or false")
+    return anony
 
 
 def battle_key(record: Mapping[str, Any]) -> tuple[str, Any, str] | None:
@@ -365,9 +372,7 @@ def battles_from_columns(
         w = number(record["weight"], "weight")
         if w == 0.0:
             raise BadRowError(BAD_NUMBER, "weight", "0 is not a positive weight")
-        if type(record["anony"]) is not bool:  # as `battle_row` checks a record's flag
-            raise BadRowError(BAD_FLAG, "anony", f"{record['anony']!r} is not true or false")
-        return name_a, name_b, outcome, w, record["anony"]
+        return name_a, name_b, outcome, w, anony_flag(record)
 
     records = [
         {"model_a": a, "model_b": b, "winner": w, "weight": v, "anony": f}
