@@ -165,19 +165,17 @@ class _Asking:
         images: list[Part] = list(question.images) if template.attach_images else []
         asked = judge_request(settings, [*images, text], system=template.system)
         replies: list[Response] = []
+        joined, verdict = "", ParsedVerdict(None, VerdictOutcome.NO_JUDGMENT)
         while True:
             reply = await self.judge.ask(asked)
             nudged = bool(replies)
-            if not reply.ok:
+            if not reply.ok:  # the replies so far, as read after the last of them
                 if not replies:
-                    verdict = ParsedVerdict(None, VerdictOutcome.NO_JUDGMENT)
                     return Game(model_first, None, verdict, error=reply.error)
-                joined = self._joined(replies)
                 trace = reasoning_record([*replies, reply])
-                verdict = parse_verdict(joined, self.rules)
                 return Game(model_first, joined, verdict, nudged, reply.error, trace)
             replies.append(reply)
-            joined = self._joined(replies)
+            joined += self.attempts.before_each + reply.text
             verdict = parse_verdict(joined, self.rules)
             if (
                 verdict.outcome is not VerdictOutcome.NO_LABEL
@@ -190,9 +188,6 @@ class _Asking:
             asked = judge_request(
                 settings, [template.nudge], system=template.system, history=history
             )
-
-    def _joined(self, replies: list[Response]) -> str:
-        return "".join(self.attempts.before_each + r.text for r in replies)
 
 
 def _question_text(question: Request) -> str:
