@@ -108,8 +108,18 @@ def _encoded(file: FileKey, max_side: int) -> bytes:
     images recur in each of its queries, asked one after the other) and keyed by the file's
     size and time stamp, so an edited file is read again."""
     path = file[0]
+    try:
+        return _encode_file(path, max_side, truncated=False)
+    except Exception:  # a truncated file, or one that does not read even so (raised again)
+        return _encode_file(path, max_side, truncated=True)
+
+
+def _encode_file(path: str, max_side: int, *, truncated: bool) -> bytes:
     with Image.open(path) as opened:
-        _load_even_truncated(opened)
+        if truncated:
+            _load_even_truncated(opened)
+        else:
+            opened.load()
         return _reencode(opened, save_format(path), max_side)
 
 
@@ -128,7 +138,10 @@ _truncation_lock = threading.Lock()
 
 def _load_even_truncated(opened: Image.Image) -> None:
     """Decode the pixels with truncated files allowed (what the official module sets for the
-    whole process), then put Pillow's setting back."""
+    whole process), then put Pillow's setting back. The setting is one global of Pillow's, so
+    it is switched on (under a lock) only for a file that did not load without it: a whole
+    file decodes the same either way, and other threads' decoding is neither held up nor
+    relaxed by it."""
     with _truncation_lock:
         before = ImageFile.LOAD_TRUNCATED_IMAGES
         ImageFile.LOAD_TRUNCATED_IMAGES = True
