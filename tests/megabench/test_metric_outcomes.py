@@ -185,33 +185,29 @@ def test_global_aux_metric_over_dummy_parsed_text_is_recorded_not_scored() -> No
     metric_info = {
         "field_score_function": {"##answer": "constrained_generation"},
         "aggregation": {"function": "mean", "field_weights": {"##answer": 1, "##aux": 1}},
-        "response_parse_function": "dummy",
         "global_aux_metrics": {"##aux": "set_equality"},
     }
-    result = score_query(
-        task_name="t",
-        metric_info=metric_info,
-        eval_context={"length": "<50"},
-        correct_answer={"##answer": ""},
-        response="The cat saw another cat near the door.",
-        query_text="",
-        global_description="",
-    )
+
+    def scored(parse_function: str, response: str) -> Any:
+        return score_query(
+            task_name="t",
+            metric_info={**metric_info, "response_parse_function": parse_function},
+            eval_context={"length": "<50"},
+            correct_answer={"##answer": ""},
+            response=response,
+            query_text="",
+            global_description="",
+        )
+
+    result = scored("dummy", "The cat saw another cat near the door.")
     assert result.field_scores == {"##answer": 1, "##aux": 0}
     assert result.field_outcomes["##aux"] == "metric_error"
     assert result.field_errors == {
         "##aux": "TypeError: 'str' object does not support item assignment"
     }
-    as_json = score_query(
-        task_name="t",
-        metric_info={**metric_info, "response_parse_function": "json"},
-        eval_context={"length": "<50"},
-        correct_answer={"##answer": ""},
-        response='{"a": "The cat saw another cat near the door."}',
-        query_text="",
-        global_description="",
-    )
+    as_json = scored("json", '{"a": "The cat saw another cat near the door."}')
     assert "##aux" not in as_json.field_errors
+    assert as_json.field_outcomes["##aux"] == "scored"  # a dict takes the field: it is scored
 
 
 def test_unknown_metric_name_raises_instead_of_scoring() -> None:
