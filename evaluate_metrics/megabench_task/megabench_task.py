@@ -59,14 +59,9 @@ class MegabenchTask(evaluate.Metric):
             ),
         )
 
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Score the task; answer dicts may be given as dicts (they are sent on as JSON text)."""
-        if predictions is not None or references is not None:
-            references = [json.dumps(r) for r in answer_dicts("references", references)]
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Check every item: `evaluate` checks only the first and casts the rest to text."""
+        """Check every item: `evaluate` checks only the first and casts the rest to text. Answer
+        dicts may be given as dicts (they are sent on as JSON text); `compute` comes here too."""
         predictions = text_column("predictions", predictions)
         references = [json.dumps(r) for r in answer_dicts("references", references)]
         return super().add_batch(predictions=predictions, references=references, **kwargs)
