@@ -162,25 +162,26 @@ def score_query(
     parsed = parse_query_response(metric_info, correct_answer, response)
     field_metrics = metric_info.get("field_score_function", {})
     replies = judge_replies or {}
-    to_score: list[tuple[str, str | None, Any, Any]] = [
-        (name, field_metrics.get(name), parsed.value, truth)
+    # (field, metric, scored value, truth, the official crash that stops it before scoring)
+    to_score: list[tuple[str, str | None, Any, Any, str | None]] = [
+        (name, field_metrics.get(name), parsed.value, truth, None)
         for name, truth in correct_answer.items()
     ]
     aux_metrics = metric_info.get("global_aux_metrics", {})
-    aux_error = _aux_assignment_error(parsed.value) if aux_metrics else None
     if aux_metrics:
         whole = copy.deepcopy(parsed.value)
+        refused = _aux_assignment_error(parsed.value)
         for name, metric in aux_metrics.items():
-            to_score.append((name, metric, {name: whole}, dict(correct_answer)))
+            to_score.append((name, metric, {name: whole}, dict(correct_answer), refused))
     results: dict[str, FieldScore] = {}
-    for index, (name, metric, source, truth) in enumerate(to_score):
+    for name, metric, source, truth, crash in to_score:
         if resolve_name(metric) == "unsupported":
             continue
         if parsed.error is not None:
             results[name] = FieldScore(0, None, parsed.error, PARSE_ERROR)
             continue
-        if aux_error is not None and index >= len(correct_answer):
-            results[name] = FieldScore(0, None, aux_error, METRIC_ERROR)
+        if crash is not None:
+            results[name] = FieldScore(0, None, crash, METRIC_ERROR)
             continue
         results[name] = _score_one(
             metric,
