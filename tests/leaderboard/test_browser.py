@@ -188,6 +188,17 @@ def watched(chromium: sync_api.Browser, server: tuple[str, Path]) -> Iterator[Wa
         yield seen
 
 
+@contextmanager
+def space_page(results: Path, workdir: Path, **viewport: int) -> Iterator[sync_api.Page]:
+    """A page on the overview of a Space of its own over `results` (served from `workdir`), in a
+    browser of its own: for a module whose results differ from the shared `results_dir`."""
+    with serve(results, workdir) as (url, _), sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        with browse(browser, url, **viewport) as seen:
+            yield seen.page
+        browser.close()
+
+
 def tab(page: sync_api.Page, name: str) -> None:
     page.get_by_role("tab", name=name, exact=True).click()
 

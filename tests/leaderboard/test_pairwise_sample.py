@@ -12,12 +12,9 @@ from tests.leaderboard import probench_results as pr
 from tests.leaderboard.fabricate import write_probench_results
 from tests.leaderboard.test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    LAUNCH_ARGS,
-    browse,
     choose,
     lines,
-    serve,
+    space_page,
     sync_api,
     tab,
     wait_for_value,
@@ -46,14 +43,8 @@ def test_a_scored_row_is_shown_as_it_is() -> None:
 def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.Page]:
     results = tmp_path_factory.mktemp("pairwise") / "results"
     write_probench_results(results)
-    with (
-        serve(results, tmp_path_factory.mktemp("pairwise_app")) as (url, _),
-        sync_api.sync_playwright() as p,
-    ):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        with browse(browser, url) as watched:
-            yield watched.page
-        browser.close()
+    with space_page(results, tmp_path_factory.mktemp("pairwise_app")) as page:
+        yield page
 
 
 def test_the_sample_browser_says_why(page: sync_api.Page) -> None:

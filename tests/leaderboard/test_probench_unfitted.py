@@ -12,11 +12,8 @@ import pytest
 from tests.leaderboard import probench_results as pr
 from tests.leaderboard.fabricate import track_result, write_probench_results
 from tests.leaderboard.test_browser import (
-    CHROMIUM,
-    LAUNCH_ARGS,
-    browse,
     lines,
-    serve,
+    space_page,
     sync_api,
     tab,
 )
@@ -51,14 +48,8 @@ def test_the_unfitted_model_is_listed_with_its_reason(results: Path) -> None:
 
 @pytest.fixture(scope="module")
 def page(results: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.Page]:
-    with (
-        serve(results, tmp_path_factory.mktemp("unfitted_app")) as (url, _),
-        sync_api.sync_playwright() as p,
-    ):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        with browse(browser, url) as watched:
-            yield watched.page
-        browser.close()
+    with space_page(results, tmp_path_factory.mktemp("unfitted_app")) as page:
+        yield page
 
 
 def test_the_page_says_why_a_row_is_empty(page: sync_api.Page) -> None:

@@ -11,10 +11,7 @@ import pytest
 from tests.leaderboard.fabricate import ARENA_TRACK, BATTLES
 from tests.leaderboard.test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    LAUNCH_ARGS,
-    browse,
-    serve,
+    space_page,
     sync_api,
     tab,
 )
@@ -32,14 +29,8 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.Page]:
     board = results / "_boards" / ARENA_TRACK
     argv = ["ratings", "battles", str(battles), "--bootstrap", "5", "--result-dir", str(board)]
     assert vlmscope_cli.main(argv) == 0
-    with (
-        serve(results, tmp_path_factory.mktemp("no_style_app")) as (url, _),
-        sync_api.sync_playwright() as p,
-    ):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        with browse(browser, url) as watched:
-            yield watched.page
-        browser.close()
+    with space_page(results, tmp_path_factory.mktemp("no_style_app")) as page:
+        yield page
 
 
 def test_a_board_without_style_control_says_so(page: sync_api.Page) -> None:

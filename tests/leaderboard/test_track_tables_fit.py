@@ -16,10 +16,7 @@ import pytest
 from tests.leaderboard import fabricate
 from tests.leaderboard.test_browser import (
     ARTIFACTS,
-    CHROMIUM,
-    LAUNCH_ARGS,
-    browse,
-    serve,
+    space_page,
     sync_api,
     tab,
 )
@@ -50,14 +47,8 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sync_api.Page]:
     fabricate.run_megabench_oracle(results / "megabench_run")
     fabricate.run_simplevqa(results / "simplevqa_run")
     fabricate.write_probench_results(results / "probench_run")
-    with (
-        serve(results, tmp_path_factory.mktemp("fit_app")) as (url, _),
-        sync_api.sync_playwright() as p,
-    ):
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        with browse(browser, url, width=1280, height=800) as watched:
-            yield watched.page
-        browser.close()
+    with space_page(results, tmp_path_factory.mktemp("fit_app"), width=1280, height=800) as page:
+        yield page
 
 
 @pytest.mark.parametrize(("page_name", "selector", "headline"), TABLES)
