@@ -25,10 +25,15 @@ def rating_number(value: float) -> float:
     return round(value, RATING_DIGITS) + 0.0
 
 
+def percent_number(value: float) -> float:
+    """A 0-1 rate in percent rounded as it is shown (`0.33333` -> `33.33`; a negative zero as 0)."""
+    return round(100 * value, PERCENT_DIGITS) + 0.0
+
+
 def percent_text(value: float) -> str:
     """A 0-1 rate as percent text with the shown digits (`0.3333` -> `33.33`); what rounds to
     zero reads `0.00`, never `-0.00` (a tie computed as a difference)."""
-    return f"{round(100 * value, PERCENT_DIGITS) + 0.0:.{PERCENT_DIGITS}f}"
+    return f"{percent_number(value):.{PERCENT_DIGITS}f}"
 
 
 def token_count(value: float) -> int:

@@ -17,7 +17,7 @@ from vlmscope.leaderboard.overview_cells import overview_cells
 from vlmscope.leaderboard.probench_view import official_frame
 from vlmscope.leaderboard.rating_view import OVERALL, ci_text, rating_frame, win_rate_ci
 from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import percent, percent_text
+from vlmscope.leaderboard.values import percent
 from vlmscope.leaderboard.visionarena_bench_view import bench_frame
 from vlmscope.ratings.boards.board import BoardSettings, ModelRating, RatingBoard
 from vlmscope.runner.generate import TrackReport
@@ -31,6 +31,7 @@ from vlmscope.runner.table import (
     rating_text,
     registered_headlines,
 )
+from vlmscope.shown_numbers import percent_text
 from vlmscope.stats.intervals import Interval
 from vlmscope.tracks.probench.report import TABLE_FILE, ProBenchReport
 from vlmscope.tracks.simplevqa.report import tables_markdown

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from vlmscope.leaderboard.records import SummaryRecord
-from vlmscope.leaderboard.values import PERCENT_DIGITS, RATING_DIGITS, is_number, number_at
+from vlmscope.leaderboard.values import is_number, number_at
+from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS
 from vlmscope.tracks.spec import Headline
 
 NO_CI = "(no CI)"

@@ -27,9 +27,9 @@ import pandas as pd
 from vlmscope.leaderboard.rating_view import board_view
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, number_at
+from vlmscope.leaderboard.values import MISSING, number_at
 from vlmscope.ratings.boards.board import RatingBoard
-from vlmscope.shown_numbers import token_count
+from vlmscope.shown_numbers import PERCENT_DIGITS, token_count
 
 TRACKS: dict[str, str] = {
     "singleround": "Single-round",

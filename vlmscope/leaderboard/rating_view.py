@@ -16,14 +16,9 @@ import pandas as pd
 
 from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
-from vlmscope.leaderboard.values import (
-    MISSING,
-    PERCENT_DIGITS,
-    RATING_DIGITS,
-    is_number,
-    number_at,
-)
+from vlmscope.leaderboard.values import MISSING, is_number, number_at
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
+from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS
 
 OVERALL = "overall"
 RATING_COLUMNS = ["Rank", "Model", "Rating", "95% CI", "Win rate", "Battles"]

@@ -12,10 +12,7 @@ from typing import Any
 
 from pandas.api.types import is_numeric_dtype
 
-# the one rule of shown rates, which the run's own tables read too
-from vlmscope.shown_numbers import PERCENT_DIGITS as PERCENT_DIGITS
-from vlmscope.shown_numbers import RATING_DIGITS as RATING_DIGITS
-from vlmscope.shown_numbers import percent_text as percent_text
+from vlmscope.shown_numbers import percent_number, percent_text
 
 MISSING = float("nan")
 
@@ -34,9 +31,10 @@ def number_at(data: Any, *keys: str) -> float | None:
     return float(data) if is_number(data) else None
 
 
-def percent(value: float | None, digits: int = PERCENT_DIGITS) -> float:
-    """A 0-1 rate as a percentage rounded for display; NaN (an empty cell) when missing."""
-    return MISSING if value is None else round(100 * value, digits)
+def percent(value: float | None) -> float:
+    """A 0-1 rate as a percentage rounded for display (`percent_number`, the one rule the run's
+    own tables read too); NaN (an empty cell) when missing."""
+    return MISSING if value is None else percent_number(value)
 
 
 def percent_bounds(lower: float, upper: float) -> str:

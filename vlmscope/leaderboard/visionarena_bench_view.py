@@ -31,10 +31,10 @@ from vlmscope.leaderboard.rating_view import (
     win_rate_ci,
 )
 from vlmscope.leaderboard.safe_html import as_text
-from vlmscope.leaderboard.values import MISSING, PERCENT_DIGITS, is_number
+from vlmscope.leaderboard.values import MISSING, is_number
 from vlmscope.ratings.boards import agreement
 from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, RatingBoard
-from vlmscope.shown_numbers import token_count
+from vlmscope.shown_numbers import PERCENT_DIGITS, token_count
 
 AVG_TOKENS = "avg_tokens"
 BENCH_COLUMNS = ["Rank", "Model", "Score", "95% CI", "Win rate (%)", "Win rate 95% CI"]

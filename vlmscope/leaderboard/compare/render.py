@@ -21,8 +21,7 @@ from vlmscope.leaderboard.compare.pairs import (
     TrackComparison,
 )
 from vlmscope.leaderboard.compare.run import CompareReport
-from vlmscope.leaderboard.values import RATING_DIGITS, percent_text
-from vlmscope.shown_numbers import rating_number
+from vlmscope.shown_numbers import RATING_DIGITS, percent_text, rating_number
 from vlmscope.stats.intervals import Interval
 
 LIST_ROWS = 15
