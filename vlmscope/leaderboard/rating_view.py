@@ -18,7 +18,7 @@ from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.values import MISSING, is_number, number_at
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
-from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS
+from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS, rating_number
 
 OVERALL = "overall"
 RATING_COLUMNS = ["Rank", "Model", "Rating", "95% CI", "Win rate", "Battles"]
@@ -127,9 +127,10 @@ def unrated_cells(model: str, entry: ModelRating) -> list[Any]:
 
 def rated_cells(model: str, entry: ModelRating) -> list[Any]:
     """The cells every board table starts a model's row with: the board's rank, the model, its
-    rating (one decimal) and interval (`ci_text`)."""
+    rating (`rating_number`, as the overview shows it) and interval (`ci_text`)."""
     rank = entry.rank if entry.rank is not None else MISSING
-    return [rank, model, rounded(entry.rating), ci_text(entry)]
+    rating = rating_number(entry.rating) if is_number(entry.rating) else MISSING
+    return [rank, model, rating, ci_text(entry)]
 
 
 def style_frame(view: RatingBoard | None) -> pd.DataFrame:
@@ -192,7 +193,7 @@ def _system(name: object) -> str:
     return SYSTEMS.get(str(name), markdown_literal(name)) if name else SYSTEMS["bt"]
 
 
-def rounded(value: Any, digits: int = RATING_DIGITS) -> float:
+def rounded(value: Any, digits: int) -> float:
     """A number rounded for a table cell, NaN (an empty cell) when it is not a number."""
     return round(value, digits) if is_number(value) else MISSING
 
