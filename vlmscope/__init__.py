@@ -18,7 +18,8 @@ Layers, top to bottom; a module imports only from its own layer or below, never 
    `literals`, `dependencies`, `stand_ins` (types and I/O), and what every layer shares:
    reading the files users give (`data_files`, `yaml_files`, `json_lines`, `typed_values`),
    ending on a bad one with one line (`input_errors`, `launch_output`), writing result files
-   (`atomic_files`, `owned_files`, `typed_columns`), finding the shipped configs
+   (`atomic_files`, `owned_files`, `typed_columns`), listing a folder's files for a cache
+   keyed on them (`file_states`), finding the shipped configs
    (`shipped_configs`), writing a number for people (`shown_numbers`)
 
 Package data, no code: `configs/` (the example configs, links into the

@@ -44,3 +44,35 @@ def test_the_file_identity_of_a_folder_is_pinned(tmp_path: Path) -> None:
         ("c/e", 1, 1_700_000_000_000_000_006),
         ("z.txt", 1, 1_700_000_000_000_000_002),
     )
+
+
+def test_the_listing_reads_regular_files_and_links_to_them_only(tmp_path: Path) -> None:
+    """A link to a file reads as its target; a link to nothing (the fingerprint used to stop
+    on it, unnamed) and a link to a folder (which may lead back into the folder) are left out."""
+    from vlmscope.file_states import folder_files
+
+    root = _folder(tmp_path / "root")
+    (root / "to_b").symlink_to(root / "b.txt")
+    (root / "to_nothing").symlink_to(root / "gone")
+    (root / "to_c").symlink_to(root / "c", target_is_directory=True)
+    (root / "c" / "loop").symlink_to(root, target_is_directory=True)
+    listed = folder_files(root)
+    assert [p for p, _, _ in listed] == [
+        ".hidden",
+        "b.txt",
+        "to_b",
+        "z.txt",
+        "a/x.bin",
+        "c/e",
+        "c/d/y",
+    ]
+    assert listed[2][1] == 2  # the target's size
+    assert [p for p, _, _ in file_identity(root)] == [
+        ".hidden",
+        "a/x.bin",
+        "b.txt",
+        "c/d/y",
+        "c/e",
+        "to_b",
+        "z.txt",
+    ]

@@ -13,24 +13,18 @@ newer package (or a redrawn sample) is not served the build of the older one.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
+from vlmscope.file_states import folder_files
 from vlmscope.tracks.shipped_samples import SAMPLES_ROOT
 
 
 def files_fingerprint(folder: str | Path) -> str:
     """A hex digest of each file's relative path, size and modification time under `folder`."""
-    root = Path(folder)
     digest = hashlib.sha256()
-    for base, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(base, name)
-            info = path.stat()
-            relative = path.relative_to(root).as_posix()
-            digest.update(f"{relative}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    for relative, size, mtime_ns in folder_files(folder):
+        digest.update(f"{relative}\0{size}\0{mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
 
 

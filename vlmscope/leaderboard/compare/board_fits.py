@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vlmscope.file_states import FileState, by_path, folder_files
 from vlmscope.leaderboard.compare.source import board_details
 from vlmscope.leaderboard.load import inside
 from vlmscope.leaderboard.result_store import ResultStore
@@ -27,7 +28,7 @@ from vlmscope.ratings.fits.bootstrap import BootstrapResult
 from vlmscope.ratings.inputs.verdict_records import VerdictRecord, verdict_record_from_dict
 
 KEPT = 8
-FileIdentity = tuple[tuple[str, int, int], ...]
+FileIdentity = tuple[FileState, ...]
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,7 @@ _lock = threading.Lock()
 
 def file_identity(folder: Path) -> FileIdentity:
     """(path, size, modification time in ns) of every file under `folder`, sorted by path."""
-    found = []
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            stat = path.stat()
-            found.append((path.relative_to(folder).as_posix(), stat.st_size, stat.st_mtime_ns))
-    return tuple(found)
+    return tuple(by_path(folder_files(folder)))
 
 
 def board_fits(store: ResultStore, track: str, board: RatingBoard) -> BoardFits:
