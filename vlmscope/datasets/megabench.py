@@ -37,7 +37,7 @@ from vlmscope.datasets.building import (
 from vlmscope.datasets.data_fingerprint import FilesFingerprint
 from vlmscope.datasets.export_command import add_export_arguments
 from vlmscope.datasets.hub_arguments import add_hub_arguments, data_dir_from_args
-from vlmscope.tracks.hub_files import image_format
+from vlmscope.datasets.megabench_images import query_image
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.keywords import task_meta_for
 from vlmscope.tracks.megabench.prompt import is_video
@@ -91,10 +91,9 @@ class MegaBench(FilesFingerprint, NamedRowErrors, datasets.GeneratorBasedBuilder
                     continue
                 if not path.is_file():
                     raise RowError(f"{row.where}: field 'query_media' names a missing file {rel}")
-                data = path.read_bytes()
-                # checked here: a corrupt file would otherwise fail at read time, unnamed
-                image_format(data, f"{row.where}, file {rel}", "query_media", RowError)
-                images.append({"bytes": data, "path": rel})
+                # decoded here as a run decodes it: a corrupt file would otherwise fail at
+                # read time, unnamed
+                images.append(query_image(path, rel, row.where))
             yield (
                 index,
                 {

@@ -28,6 +28,8 @@ import hashlib
 import io
 import mimetypes
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
@@ -108,19 +110,36 @@ def _encoded(file: FileKey, max_side: int) -> bytes:
     images recur in each of its queries, asked one after the other) and keyed by the file's
     size and time stamp, so an edited file is read again."""
     path = file[0]
+    with decoded_image(path) as (image, _):
+        return _reencode(image, save_format(path), max_side)
+
+
+@contextmanager
+def decoded_image(path: str) -> Iterator[tuple[Image.Image, bool]]:
+    """The image file with its pixels decoded as the official module decodes them, and whether
+    that took Pillow's truncated-file setting (the file ends early: it is read as far as it
+    goes). A file that decodes by neither way raises Pillow's error. The one decode of a
+    MEGA-Bench image, for a run and for the dataset builder alike, so a file one accepts the
+    other does too."""
+    image, truncated = _decoded(path)
+    with image:
+        yield image, truncated
+
+
+def _decoded(path: str) -> tuple[Image.Image, bool]:
+    opened = Image.open(path)
     try:
-        return _encode_file(path, max_side, truncated=False)
-    except Exception:  # a truncated file, or one that does not read even so (raised again)
-        return _encode_file(path, max_side, truncated=True)
-
-
-def _encode_file(path: str, max_side: int, *, truncated: bool) -> bytes:
-    with Image.open(path) as opened:
-        if truncated:
-            _load_even_truncated(opened)
-        else:
-            opened.load()
-        return _reencode(opened, save_format(path), max_side)
+        opened.load()
+        return opened, False
+    except Exception:  # a truncated file, or one that does not read even so (raised below)
+        opened.close()
+    opened = Image.open(path)  # afresh: a failed load leaves the image half read
+    try:
+        _load_even_truncated(opened)
+    except BaseException:
+        opened.close()
+        raise
+    return opened, True
 
 
 def save_format(path: str) -> str:
