@@ -30,6 +30,13 @@ def _png() -> bytes:
     return buffer.getvalue()
 
 
+def _noisy_jpeg() -> bytes:
+    """A JPEG with enough entropy-coded data that cutting it leaves the header whole."""
+    buffer = io.BytesIO()
+    Image.effect_noise((64, 64), 80).convert("RGB").save(buffer, "JPEG", quality=95)
+    return buffer.getvalue()
+
+
 def _bomb_bmp() -> bytes:
     """A 4x4 BMP whose header says 100000 x 100000 pixels."""
     buffer = io.BytesIO()
@@ -46,12 +53,15 @@ def _bomb_bmp() -> bytes:
         (_bomb_bmp(), "Image size"),  # Pillow's DecompressionBombError
         (b"not an image", "cannot identify"),
         (_png()[:30], ""),
+        # Cut in its pixel data: `verify()` passes a JPEG unread, the decode does not.
+        (_noisy_jpeg()[: len(_noisy_jpeg()) // 2], "image file is truncated"),
     ],
 )
 def test_bytes_that_do_not_decode_are_the_rows_error(data: bytes, why: str) -> None:
     with pytest.raises(RowError, match=f"row 7: field 'image' does not decode as an image: {why}"):
         image_format(data, "row 7", "image", RowError)
     assert image_format(_png(), "row 7", "image", RowError) == "PNG"
+    assert image_format(_noisy_jpeg(), "row 7", "image", RowError) == "JPEG"
 
 
 def test_a_name_the_file_system_cannot_take_is_the_rows_error(tmp_path: Path) -> None:

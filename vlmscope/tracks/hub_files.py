@@ -93,11 +93,17 @@ def read_image_file(
 
 def image_format(data: bytes, where: str, field: str, error: type[ValueError]) -> str:
     """The format Pillow reads in encoded image bytes, once they are checked to decode: a
-    truncated, corrupt or decompression-bomb file is the row's error, naming it."""
+    truncated, corrupt or decompression-bomb file is the row's error, naming it.
+
+    `verify()` walks a PNG's chunks but reads nothing of a JPEG's pixel data, so the pixels
+    are also decoded once: a JPEG cut short would otherwise pass here and fail later, in a
+    model's processor or when the built dataset's row is opened."""
     try:
         with Image.open(io.BytesIO(data)) as image:
             kind = image.format or ""
             image.verify()
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
     except (
         UnidentifiedImageError,
         OSError,
