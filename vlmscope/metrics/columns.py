@@ -25,35 +25,46 @@ def column(name: str, values: Any) -> Sequence[Any]:
     return values
 
 
-def text_column(name: str, values: Any) -> list[str]:
-    """Every item of the column is a string; the first that is not is named by its row."""
+def text_column(name: str, values: Any, *, hint: str = "") -> list[str]:
+    """Every item of the column is a string; the first that is not is named by its row, followed
+    by `hint` (how such a value may be given instead), if any."""
     items = column(name, values)
     for index, item in enumerate(items):
         if not isinstance(item, str):
-            raise ValueError(f"{name}[{index}]: expected a string, got {_shown(item)}")
+            shown = f"{name}[{index}]: expected a string, got {_shown(item)}"
+            raise ValueError(f"{shown} ({hint})" if hint else shown)
     return list(items)
 
 
 def answer_dicts(name: str, values: Any) -> list[dict[str, Any]]:
     """Answer dicts, each given as a dict or as the JSON text of one (how they travel through
     `evaluate`); anything else is named by its row."""
+    wanted = "a dict (field -> gold value)"
     answers = []
     for index, item in enumerate(column(name, values)):
-        value = item
-        if isinstance(item, str):
-            try:
-                value = json.loads(item)
-            except json.JSONDecodeError:
-                raise ValueError(
-                    f"{name}[{index}]: expected a dict (field -> gold value), got text that is "
-                    f"not JSON: {item[:80]!r}"
-                ) from None
+        value = _decoded(f"{name}[{index}]", item, wanted) if isinstance(item, str) else item
         if not isinstance(value, dict):
-            raise ValueError(
-                f"{name}[{index}]: expected a dict (field -> gold value), got {_shown(item)}"
-            )
+            raise ValueError(f"{name}[{index}]: expected {wanted}, got {_shown(item)}")
         answers.append(value)
     return answers
+
+
+def json_column(name: str, values: Any) -> list[Any]:
+    """The values a column holds as JSON text, one per row (how values that are not all text, a
+    dict or None among strings, travel through `evaluate`'s string columns); an item that is not
+    a string, or not JSON, is named by its row."""
+    items = text_column(name, values)
+    return [_decoded(f"{name}[{index}]", item, "JSON text") for index, item in enumerate(items)]
+
+
+def _decoded(where: str, text: str, wanted: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{where}: expected {wanted}, got text that is not JSON ({error.msg} at "
+            f"character {error.pos}): {text[:80]!r}"
+        ) from None
 
 
 def same_length(rows: int, columns: Mapping[str, Sequence[Any] | None]) -> None:
