@@ -3,6 +3,10 @@
     >>> metric = evaluate.load("evaluate_metrics/megabench", "exact_str_match")
     >>> metric.compute(predictions=["B"], references=["B"])
     {'score': 1.0, 'scores': [1.0], 'errors': [None]}
+    >>> dicts = evaluate.load("evaluate_metrics/megabench", "dict_equality")
+    >>> dicts.compute(predictions=[json.dumps({"Ref1": "C"}), json.dumps(None)],
+    ...               references=[json.dumps({"Ref1": "C"})] * 2, json_inputs=True)["scores"]
+    [1.0, 0.0]
 
 A thin adapter over `vlmscope.metrics.megabench` (official semantics, quirks included): each pair is
 scored by `score_field`, which scores a raising metric 0 and reports the error. Metrics that read
@@ -10,12 +14,18 @@ scored by `score_field`, which scores a raising metric 0 and reports the error. 
 constrained_generation) take it as the `eval_context` argument, one dict per prediction.
 Every item is checked first (`vlmscope.metrics.columns`): a prediction or reference that is not a
 string, or an `eval_context` of another length, raises ValueError naming the row and the field.
+
+The official metrics also take a dict, a list, a number or None (a missing answer). `datasets`
+columns hold one type, so such inputs travel as JSON text: with `json_inputs=True` every
+prediction and reference is the JSON text of the value the metric receives (`null`, `{"a": 1}`,
+`"B"` for the text B), decoded before scoring; an item that is not JSON is named by its row.
+Without it, every item is the text itself, and a None stays an error rather than a quiet 0.
 """
 
 import datasets
 import evaluate
 
-from vlmscope.metrics.columns import same_length, text_column
+from vlmscope.metrics.columns import json_column, same_length, text_column
 from vlmscope.metrics.megabench.fields import score_field
 from vlmscope.metrics.megabench.metric_types import METRICS
 
@@ -24,12 +34,15 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions (list of str): parsed model answers (after MEGA-Bench answer parsing).
     references (list of str): ground-truth field values ("" for eval_context metrics).
+    json_inputs (bool, optional): each prediction and reference is the JSON text of the value the
+        metric receives (a dict, list, number or None: `json.dumps(value)`); default False.
     eval_context (list of dict, optional): per-item eval_context for the metrics that need it.
     task_name (str, optional): the task, for the record; scores do not depend on it.
 Returns:
     score (float): mean of the non-negative item scores (-1 marks an ignored field; 0.0 if none),
     scores (list): per-item scores, errors (list): per-item metric error or None.
 """
+_OTHER_VALUES = "a dict, list, number or None is given as its JSON text, with json_inputs=True"
 _CITATION = """@article{chen2024megabench,
   title={MEGA-Bench: Scaling Multimodal Evaluation to over 500 Real-World Tasks},
   author={Chen, Jiacheng and others}, journal={arXiv preprint arXiv:2410.10563}, year={2024}}"""
@@ -55,12 +68,19 @@ class Megabench(evaluate.Metric):
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check every item: `evaluate` checks only the first and casts the rest to text."""
-        predictions = text_column("predictions", predictions)
-        references = text_column("references", references)
+        predictions = text_column("predictions", predictions, hint=_OTHER_VALUES)
+        references = text_column("references", references, hint=_OTHER_VALUES)
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
-    def _compute(self, predictions, references, eval_context=None, task_name=None):
+    def _compute(
+        self, predictions, references, eval_context=None, task_name=None, json_inputs=False
+    ):
         same_length(len(predictions), {"eval_context": eval_context})
+        if not isinstance(json_inputs, bool):
+            raise ValueError(f"json_inputs: expected True or False, got {json_inputs!r}")
+        if json_inputs:
+            predictions = json_column("predictions", predictions)
+            references = json_column("references", references)
         contexts = eval_context if eval_context is not None else [None] * len(predictions)
         results = [
             score_field(self.config_name, prediction, reference, eval_context=context)
