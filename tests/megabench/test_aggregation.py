@@ -35,7 +35,7 @@ from vlmscope.tracks.megabench.official_files import (
     read_model_summary,
     summary_and_keyword_stats,
 )
-from vlmscope.tracks.megabench.single_image import single_image_subset
+from vlmscope.tracks.megabench.single_image import is_single_image_task, single_image_subset
 
 GEMINI = AGGREGATION / "Gemini-2.0-1206"
 PIPELINE = AGGREGATION / "pipeline_example"
@@ -267,7 +267,11 @@ def test_summarize_command_writes_the_official_files(tmp_path: Path) -> None:
     assert choice["overall_score"] == pytest.approx(0.5807732780066456, abs=1e-12)
 
 
-def test_summarize_accepts_a_core_only_scored_file(tmp_path: Path) -> None:
+def test_summarize_accepts_a_core_only_scored_file(
+    tmp_path: Path, all_meta: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Core alone: the full summary is written, and no single-image files, as the official
+    `get_si_subset_from_full` writes none without an Open task; the command says so."""
     parser = argparse.ArgumentParser()
     add_summarize(parser.add_subparsers())
     scored = PIPELINE / "expected" / "data_with_scores.json"
@@ -277,7 +281,7 @@ def test_summarize_accepts_a_core_only_scored_file(tmp_path: Path) -> None:
     assert summary["open"] is None and summary["overall_score"] is None
     assert summary["core"]["num_eval_tasks"] == 24
     assert summary["core"]["macro_mean_score"] == pytest.approx(0.5661458333333333, abs=1e-12)
-    single_image = load(tmp_path / "single_image" / "task_results.json")
-    assert {row["name"] for row in single_image} < {
-        row["task_name"] for row in load(scored)["data"]
-    }
+    names = [task["task_name"] for task in load(scored)["data"]]
+    assert any(is_single_image_task(name, all_meta) for name in names)  # Core has SI tasks
+    assert not (tmp_path / "single_image").exists()
+    assert "no single-image files" in capsys.readouterr().out

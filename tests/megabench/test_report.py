@@ -188,9 +188,13 @@ def test_official_files_hold_every_counted_task_with_the_golden_numbers(
     track, samples, scored = scored_run(data_dir, cot, golden_setting, monkeypatch)
     report = track.summarize(samples, scored)
     assert isinstance(report, MegaBenchReport) and report.core_setting == chosen
-    report.write_files(tmp_path)
     official = tmp_path / "official"
     with_open = cot != "without"  # Open is judged and runs with CoT only
+    stale = official / "single_image"
+    for name in ("task_results.json", "summary_and_keyword_stats.json"):
+        stale.mkdir(parents=True, exist_ok=True)
+        (stale / name).write_text("[]")  # an earlier run's, in the same folder
+    report.write_files(tmp_path)
 
     assert_data_with_scores(load(official / "data_with_scores.json"), with_open=with_open)
     task_results = load(official / "task_results.json")
@@ -204,7 +208,7 @@ def test_official_files_hold_every_counted_task_with_the_golden_numbers(
         assert_json_close(stats["model_summary"]["core"], golden_stats["model_summary"]["core"])
         assert stats["model_summary"]["open"] is None
         assert stats["model_summary"]["overall_score"] is None
-    assert_files_show_the_summary(official, report.summary(), task_results)
+    assert_files_show_the_summary(official, report.summary(), task_results, with_open=with_open)
 
     summary = report.summary()
     golden_core = golden_stats["model_summary"]["core"]["macro_mean_score"]
@@ -238,13 +242,23 @@ def assert_data_with_scores(written: dict[str, Any], *, with_open: bool) -> None
 
 
 def assert_files_show_the_summary(
-    official: Path, summary: dict[str, Any], task_results: list[dict[str, Any]]
+    official: Path, summary: dict[str, Any], task_results: list[dict[str, Any]], *, with_open: bool
 ) -> None:
+    """The summary holds the official files' numbers. Without Open tasks the official tool
+    writes no single-image files (its subset needs a Core and an Open task), so none are
+    written, and the summary has no single-image numbers or intervals either."""
     stats = load(official / "summary_and_keyword_stats.json")
     assert stats == as_json(summary["summary_and_keyword_stats"])
     assert summary["overall"] == stats["model_summary"]["overall_score"]
     assert summary["core"] == stats["model_summary"]["core"]["macro_mean_score"]
     assert summary["open"] == (stats["model_summary"]["open"] or {}).get("macro_mean_score")
+    if not with_open:
+        assert not any((official / "single_image").iterdir())  # an earlier run's removed
+        assert summary["single_image"] is None and summary["single_image_overall"] is None
+        assert SINGLE_IMAGE_KEY not in summary["intervals"]
+        entries = load(official / "data_with_scores.json")["data"]
+        assert summary["intervals"] == headline_intervals(entries, load_task_meta(TASK_META))
+        return
     single = load(official / "single_image" / "summary_and_keyword_stats.json")
     assert single == as_json(summary["single_image"])
     assert summary["single_image_overall"] == single["model_summary"]["overall_score"]

@@ -25,7 +25,7 @@ from vlmscope.tracks.megabench.official_files import (
     write_json,
     write_task_results,
 )
-from vlmscope.tracks.megabench.single_image import single_image_subset
+from vlmscope.tracks.megabench.single_image import official_single_image_subset
 
 COT_CHOICE = "cot_choice.json"
 
@@ -154,7 +154,8 @@ def add_score(sub: Any) -> None:
 
 
 def handle_summarize(args: argparse.Namespace) -> int:
-    """Write summary_and_keyword_stats.json and the single-image subset files for a task_results.json."""
+    """Write summary_and_keyword_stats.json for a task_results.json, and the single-image subset
+    files where the official tool writes them (the subset has both a Core and an Open task)."""
     all_meta = load_task_meta(args.task_meta)
     results = task_results_from_scored(read_json(args.task_results))
     out_dir = Path(args.out)
@@ -162,13 +163,20 @@ def handle_summarize(args: argparse.Namespace) -> int:
     print(f"wrote {write_json(out_dir / SUMMARY_AND_KEYWORD_STATS, full)}")
     _print_summary("all tasks", full)
 
-    subset = single_image_subset(results, all_meta)
-    subset_summary = summary_and_keyword_stats(subset, all_meta)
-    print(f"wrote {write_task_results(out_dir / SINGLE_IMAGE_DIR / TASK_RESULTS, subset)}")
-    print(
-        f"wrote {write_json(out_dir / SINGLE_IMAGE_DIR / SUMMARY_AND_KEYWORD_STATS, subset_summary)}"
-    )
-    _print_summary("single-image subset", subset_summary)
+    subset = official_single_image_subset(results, all_meta)
+    if subset is None:
+        print(
+            "no single-image files: the single-image subset needs a Core and an Open task "
+            "(the official tool writes none otherwise)"
+        )
+    else:
+        subset_summary = summary_and_keyword_stats(subset, all_meta)
+        print(f"wrote {write_task_results(out_dir / SINGLE_IMAGE_DIR / TASK_RESULTS, subset)}")
+        print(
+            "wrote "
+            f"{write_json(out_dir / SINGLE_IMAGE_DIR / SUMMARY_AND_KEYWORD_STATS, subset_summary)}"
+        )
+        _print_summary("single-image subset", subset_summary)
 
     if args.core_without_cot is not None:
         with_cot = model_summary(results, all_meta.keys())

@@ -4,7 +4,9 @@ The breakdown is the official `summary_and_keyword_stats` (paper Sec. 4, Fig. 5)
 of a dimension, the mean task score and how many tasks carry it. The single-image subset has its
 own copy under `single_image`. Scores are shown as percentages, the headline ones with their 95%
 intervals (the summary's `intervals`, the subset's overall its `intervals.single_image`: see
-`megabench_headline_ci`) and ranked by band, as the boards are.
+`megabench_headline_ci`) and ranked by band, as the boards are. A run whose subset has no Core
+or no Open task has no single-image numbers (the official tool writes no subset files then):
+its page says so (`no_single_image_lines`) instead of showing blanks without a reason.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ HEADLINE_COLUMNS = [
     "Single-image overall 95% CI",
     "Core setting",
 ]
+NO_SINGLE_IMAGE = (
+    "no single-image tasks in this run: the single-image subset needs both a Core and an Open "
+    "task, and the official tool writes none otherwise"
+)
 RANKED_BY = ("overall", "core")
 """The rank band is the overall score's, or Core's for a run without Open tasks."""
 
@@ -117,3 +123,13 @@ def keyword_frame(
         for keyword, count in keywords.items()
     ]
     return pd.DataFrame(rows, columns=["Keyword", "Tasks", *per_model])
+
+
+def no_single_image_lines(records: Mapping[str, SummaryRecord], models: Sequence[str]) -> list[str]:
+    """`model: no single-image tasks in this run ...` for each of `models` whose summary holds
+    no single-image subset (`single_image` is null), in the order given."""
+    return [
+        f"{model}: {NO_SINGLE_IMAGE}"
+        for model in models
+        if model in records and not isinstance(records[model].scores.get("single_image"), Mapping)
+    ]

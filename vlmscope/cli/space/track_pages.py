@@ -42,7 +42,7 @@ from vlmscope.leaderboard.rating_view import (
     style_frame,
     view_label,
 )
-from vlmscope.leaderboard.records import by_model
+from vlmscope.leaderboard.records import SummaryRecord, by_model
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.track_info import headlines_for, track_title
@@ -60,7 +60,10 @@ def megabench_tab(store: ResultStore, track: str) -> None:
         "the number of tasks behind it."
     )
     table(mb.headline_frame(records), elem_id=dom_id(track, "headline"), fit=True)
-    headline_note = _listed("Headline scores", mb_ci.no_interval_lines(records))
+    headline_note = _joined(
+        _listed("Headline scores", mb_ci.no_interval_lines(records)),
+        _single_image_note(records, sorted(records)),
+    )
     if headline_note:
         gr.Markdown(headline_note, elem_id=dom_id(track, "headline-no-ci"))
     initial = (mb.default_models(records), "skills", False)
@@ -89,11 +92,26 @@ def megabench_tab(store: ResultStore, track: str) -> None:
         scores = kw.keyword_scores(records, picked, dim, single_image=single_image)
         title = mb.DIMENSIONS.get(dim, dim) + (" (single-image)" if single_image else "")
         figure = keyword_radar(frame, picked, title, scores)
-        return figure, kw.with_intervals(frame, scores), _no_interval_note(scores)
+        note = _joined(
+            _single_image_note(records, picked) if single_image else "",
+            _no_interval_note(scores),
+        )
+        return figure, kw.with_intervals(frame, scores), note
 
     plot, frame = chart_and_table(view, initial, elem_id=dom_id(track, "keywords"))
     note = gr.Markdown(view(*initial)[2], elem_id=dom_id(track, "keywords-no-ci"))
     bind([models, dimension, single], view, [plot, frame, note])
+
+
+def _single_image_note(records: dict[str, SummaryRecord], models: list[str]) -> str:
+    """The models without a single-image subset, one line each ("" when all have one)."""
+    lines = mb.no_single_image_lines(records, models)
+    listed = "\n".join(f"- {markdown_literal(line)}" for line in lines)
+    return f"Single-image subset:\n{listed}" if lines else ""
+
+
+def _joined(*notes: str) -> str:
+    return "\n\n".join(note for note in notes if note)
 
 
 def _no_interval_note(scores: list[kw.KeywordScore]) -> str:

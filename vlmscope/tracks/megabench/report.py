@@ -8,7 +8,9 @@ single-image subset) show exactly these tasks: both are rendered from the docume
 Every row built into a counted sample is in them: `n_rows` is that count, and the summary's Core
 and Open sample counts add up to it (a report that would lose a row is not built). The summary
 also holds each headline's and keyword's 95% interval (`intervals.py`), the single-image
-subset's under `intervals.single_image`.
+subset's under `intervals.single_image`. Where the official tool writes no single-image files
+(the subset's Core or Open set is empty: `single_image.official_single_image_subset`), there are
+none, and the summary's single-image numbers and intervals are absent (`None`) too.
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ from vlmscope.tracks.megabench.official_files import (
 )
 from vlmscope.tracks.megabench.results import data_with_scores, scored_task_entries
 from vlmscope.tracks.megabench.rows import QueryRow
-from vlmscope.tracks.megabench.single_image import single_image_entries, single_image_subset
+from vlmscope.tracks.megabench.single_image import (
+    official_single_image_subset,
+    single_image_entries,
+)
 
 CotSetting = Literal["with_cot", "without_cot"]
 OFFICIAL_DIR = "official"
@@ -61,9 +66,10 @@ class MegaBenchReport:
     """The counted tasks' entries of `task_results.json`, in the same order."""
     summary_and_keyword_stats: Mapping[str, Any]
     """Core / Open / overall and the keyword breakdown of `task_results`."""
-    single_image_task_results: tuple[TaskResult, ...]
-    single_image_summary: Mapping[str, Any]
-    """The same two documents for the single-image subset of `task_results`."""
+    single_image_task_results: tuple[TaskResult, ...] | None
+    single_image_summary: Mapping[str, Any] | None
+    """The same two documents for the single-image subset of `task_results`; None where the
+    official tool writes none (an empty Core or Open set of the subset)."""
     outcomes: Mapping[str, int]
     """How often a field was not scored normally (metric error, judge missing, ...)."""
     n_rows: int
@@ -83,9 +89,10 @@ class MegaBenchReport:
         }
         summary.update({f"core_{setting}": score for setting, score in self.core_scores.items()})
         summary["core_setting"] = self.core_setting
-        summary["single_image_overall"] = self.single_image_summary["model_summary"][
-            "overall_score"
-        ]
+        single = self.single_image_summary
+        summary["single_image_overall"] = (
+            single["model_summary"]["overall_score"] if single else None
+        )
         summary["outcomes"] = dict(self.outcomes)
         summary["n_rows"] = self.n_rows
         summary["intervals"] = dict(self.intervals)
@@ -101,6 +108,10 @@ class MegaBenchReport:
         write_task_results(official / TASK_RESULTS, self.task_results)
         write_json(official / SUMMARY_AND_KEYWORD_STATS, self.summary_and_keyword_stats)
         single = official / SINGLE_IMAGE_DIR
+        if self.single_image_task_results is None or self.single_image_summary is None:
+            for name in (TASK_RESULTS, SUMMARY_AND_KEYWORD_STATS):
+                (single / name).unlink(missing_ok=True)  # none of an earlier run's stays
+            return
         write_task_results(single / TASK_RESULTS, self.single_image_task_results)
         write_json(single / SUMMARY_AND_KEYWORD_STATS, self.single_image_summary)
 
@@ -121,11 +132,12 @@ def build_report(
     core_scores = {cot: _mean([r.score for r in results]) for cot, results in core_results.items()}
     use_cot = prefer_cot(core_scores.get(True), core_scores.get(False))
     results = (*core_results[use_cot], *_task_results(open_tasks))
-    single = tuple(single_image_subset(results, meta))
+    single = official_single_image_subset(results, meta)
     stats = summary_and_keyword_stats(results, meta)
     counted = core[use_cot] + open_tasks
     intervals = headline_intervals(counted, meta)
-    intervals[SINGLE_IMAGE_KEY] = subset_intervals(single_image_entries(counted, meta), meta)
+    if single is not None:
+        intervals[SINGLE_IMAGE_KEY] = subset_intervals(single_image_entries(counted, meta), meta)
     n_rows = _check_totals(rows, samples, use_cot, stats["model_summary"])
     return MegaBenchReport(
         core_setting=_setting(use_cot),
@@ -133,8 +145,8 @@ def build_report(
         data_with_scores=data_with_scores(counted),
         task_results=results,
         summary_and_keyword_stats=stats,
-        single_image_task_results=single,
-        single_image_summary=summary_and_keyword_stats(single, meta),
+        single_image_task_results=None if single is None else tuple(single),
+        single_image_summary=None if single is None else summary_and_keyword_stats(single, meta),
         outcomes=_outcome_counts(scored),
         n_rows=n_rows,
         intervals=intervals,

@@ -3,6 +3,9 @@
 Mirrors `megabench/tools/get_si_subset_from_full.py` of TIGER-AI-Lab/MEGA-Bench: models that accept
 several images are not re-run in the SI setting; their SI scores (paper Table 3, "demo im" column) are
 the task-level mean over the tasks whose metadata says `num_input == "1-image"` (273 Core + 42 Open).
+The official tool writes the subset's files only when both its Core and its Open set hold a task
+(`official_single_image_subset`): a run without Open tasks, or whose Open or Core tasks all take
+several images, has no single-image files and no single-image numbers.
 """
 
 from __future__ import annotations
@@ -30,9 +33,28 @@ def single_image_subset(
 
     Within each set the input order is kept, so the written `task_results.json` equals the official
     one entry for entry. Tasks of any other eval type are not part of either set and are dropped.
-    A task named more than once is placed as `_core_then_open` says.
+    A task named more than once is placed as `_core_and_open` says.
     """
-    return _core_then_open(results, lambda r: (r.name, r.eval_type), all_meta, lambda r: r.entry)
+    core, open_set = _core_and_open(
+        results, lambda r: (r.name, r.eval_type), all_meta, lambda r: r.entry
+    )
+    return core + open_set
+
+
+def official_single_image_subset(
+    results: Sequence[TaskResult], all_meta: Mapping[str, TaskMeta]
+) -> list[TaskResult] | None:
+    """The SI task results as the official tool writes them, or None where it writes no files.
+
+    `get_si_subset_from_full.main` writes `task_results.json` and `summary_and_keyword_stats.json`
+    only when both the Core and the Open set of the subset are non-empty (its summary needs both);
+    otherwise it prints a warning and writes nothing. A set counts as empty by the eval type that
+    places each task (a task given as Core, then as Open, is in the Open set only).
+    """
+    core, open_set = _core_and_open(
+        results, lambda r: (r.name, r.eval_type), all_meta, lambda r: r.entry
+    )
+    return core + open_set if core and open_set else None
 
 
 def single_image_entries(
@@ -41,18 +63,19 @@ def single_image_entries(
     """The SI tasks among `data_with_scores.json` entries (each named by `task_name`), chosen and
     ordered as `single_image_subset` chooses and orders task results, so the subset's intervals
     are made over the same tasks, in the same order, as its scores."""
-    return _core_then_open(
+    core, open_set = _core_and_open(
         task_entries, lambda t: (str(t["task_name"]), str(t["eval_type"])), all_meta
     )
+    return core + open_set
 
 
-def _core_then_open(
+def _core_and_open(
     items: Sequence[_Item],
     name_and_type: Callable[[_Item], tuple[str, str]],
     all_meta: Mapping[str, TaskMeta],
     row_of: Callable[[_Item], Mapping[str, Any] | None] = lambda _: None,
-) -> list[_Item]:
-    """The SI items, Core first then Open, each set in input order.
+) -> tuple[list[_Item], list[_Item]]:
+    """The SI items of the Core set and of the Open set, each in input order.
 
     A task named more than once is placed by its later entry's eval type (the official filter
     reads the `collect_task_metadata` dict, where the later entry wins) but listed with every one
@@ -74,6 +97,7 @@ def _core_then_open(
         for item, name, _ in named
         if final_num_input.get(name) == SINGLE_IMAGE_NUM_INPUT
     ]
-    return [item for item, name in selected if final_type[name] == "rule"] + [
-        item for item, name in selected if final_type[name] == "llm"
-    ]
+    return (
+        [item for item, name in selected if final_type[name] == "rule"],
+        [item for item, name in selected if final_type[name] == "llm"],
+    )
