@@ -49,6 +49,16 @@ def describe(board: RatingBoard) -> str:
     return "; ".join(parts)
 
 
+def board_notes(board: RatingBoard) -> list[str]:
+    """The notes a fit recorded (`settings.notes`: e.g. arena-hard v2 answers whose metadata
+    keys came out of the official order), of the board, its style-controlled companion and its
+    categories', each once, in that order."""
+    boards = [board, *board.categories.values()]
+    fits = [fit for b in boards for fit in (b, b.style_control) if fit is not None]
+    notes = [str(note) for fit in fits for note in fit.settings.extra.get("notes") or ()]
+    return list(dict.fromkeys(notes))
+
+
 def now_iso() -> str:
     """UTC now to the second, the timestamp format of the result datasets."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")

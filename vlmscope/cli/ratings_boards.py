@@ -13,7 +13,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from vlmscope.cli.board_inputs import empty_board, per_component, refuse_empty
-from vlmscope.cli.board_output import config_hash, describe, now_iso, write_board_json
+from vlmscope.cli.board_output import (
+    board_notes,
+    config_hash,
+    describe,
+    now_iso,
+    write_board_json,
+)
 from vlmscope.ratings.boards.board import RatingBoard, with_skipped_rows
 from vlmscope.ratings.boards.names import BATTLES_BOARD, VERDICTS_BOARD
 from vlmscope.ratings.inputs.anchor_text import parse_anchor, require_rated
@@ -55,6 +61,8 @@ def run_and_write(
     except (ValueError, KeyError, OSError) as error:
         print(f"error: vlmscope ratings {command}: {_reason(error)}", file=sys.stderr)
         return 2
+    for note in board_notes(rated.board):
+        print(f"vlmscope ratings {command}: {args.file}: {note}", file=sys.stderr)
     for reason, count in rated.board.skipped_rows.items():
         first = rated.first_skipped.get(reason, "")
         print(

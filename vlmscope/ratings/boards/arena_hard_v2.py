@@ -13,7 +13,10 @@ Input is the exploded score rows of :func:`vlmscope.ratings.inputs.verdict_battl
   regularisation. The score is the median round win rate ``sigmoid(c_model - c_baseline)``; the
   CI its 5% / 95% quantiles. Style features differ from the v0.1 ones on purpose (spec 6.4):
   length ``(m - b) / (m + b)``; markdown density ``count / (tokens + 1)`` then
-  ``(d_m - d_b) / (d_m + d_b + 1)``; standardised with ddof 1.
+  ``(d_m - d_b) / (d_m + d_b + 1)``; standardised with ddof 1. Upstream takes each answer's
+  counts by position (``metadata.values()`` as tokens, headers, lists, bold), so do we; an
+  answer whose metadata has the keys in another order is scored as upstream scores it, and
+  named in the board's notes (:func:`metadata_order_notes`).
 
 Upstream draws from numpy's unseeded global stream; here a ``RandomState`` seed is explicit (the
 goldens were produced after ``np.random.seed(42)``).
@@ -32,6 +35,7 @@ from vlmscope.ratings.fits.fit_checks import require_finite, require_varying
 from vlmscope.ratings.fits.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
 from vlmscope.ratings.fits.pandas_group_stats import group_mean, group_quantile
 from vlmscope.ratings.inputs.verdict_battles import JudgedScore
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord
 
 FloatArray = NDArray[np.float64]
 
@@ -111,8 +115,10 @@ def v2_style_features(scores: Sequence[JudgedScore]) -> FloatArray:
     """Standardised (ddof 1) length and markdown-density differences, model minus baseline."""
     if any(r.model_style is None or r.baseline_style is None for r in scores):
         raise ValueError("style control needs model_metadata and baseline_metadata on every record")
-    model = np.array([r.model_style.as_tuple() for r in scores if r.model_style], dtype=float)
-    base = np.array([r.baseline_style.as_tuple() for r in scores if r.baseline_style], dtype=float)
+    model = np.array([r.model_style.by_position() for r in scores if r.model_style], dtype=float)
+    base = np.array(
+        [r.baseline_style.by_position() for r in scores if r.baseline_style], dtype=float
+    )
     features = np.empty_like(model)
     with np.errstate(divide="ignore", invalid="ignore"):  # both answers 0 tokens: 0 / 0
         features[:, 0] = (model[:, 0] - base[:, 0]) / (model[:, 0] + base[:, 0])
@@ -124,6 +130,29 @@ def v2_style_features(scores: Sequence[JudgedScore]) -> FloatArray:
     require_varying(std, V2_STYLE_FEATURES)
     standardised: FloatArray = (features - features.mean(axis=0)) / std
     return standardised
+
+
+OUT_OF_ORDER = (
+    "metadata keys out of the official order: read by position as the official scorer does"
+)
+
+
+def metadata_order_notes(records: Sequence[VerdictRecord]) -> list[str]:
+    """One note per answer whose metadata lists the style keys in another order than
+    ``token_len, header_count, list_count, bold_count``: upstream reads the values by position,
+    so its (and our) numbers then differ from those of the same counts in the official order."""
+    notes = []
+    for record in records:
+        for side, style in (
+            ("model_metadata", record.model_style),
+            ("baseline_metadata", record.baseline_style),
+        ):
+            if style is not None and not style.in_official_order():
+                notes.append(
+                    f"uid {record.uid!r} ({record.model!r} against {record.baseline!r}), "
+                    f"{side} ({', '.join(style.key_order)}): {OUT_OF_ORDER}"
+                )
+    return notes
 
 
 def _bt_loss_and_gradient(design: FloatArray, outcome: FloatArray) -> LossAndGradient:

@@ -21,6 +21,7 @@ from typing import Any
 from vlmscope.ratings.boards.arena_hard_v2 import (
     arena_hard_v2_board,
     arena_hard_v2_style_board,
+    metadata_order_notes,
     shown_name,
 )
 from vlmscope.ratings.boards.board import STYLE_CONTROL_SKIPPED, RatingBoard, with_categories
@@ -267,5 +268,6 @@ def _arena_hard_v2(records: Sequence[VerdictRecord], settings: VerdictSettings) 
             interval=[5.0, 95.0],
             point="median" if settings.style_control else "mean of bootstrap means",
             stream="randint",
+            **({"notes": metadata_order_notes(records)} if settings.style_control else {}),
         ),
     }

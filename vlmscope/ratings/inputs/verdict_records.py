@@ -6,7 +6,9 @@ as Assistant A**, ``judgments[1]`` the swapped game with the judged model as A. 
 the same two texts under ``"1"`` (baseline as A) and ``"0"`` (model as A); both layouts load.
 
 Style metadata (token count and markdown counts of each answer) is optional: only the
-style-controlled scorers need it, and they refuse to run without it instead of guessing.
+style-controlled scorers need it, and they refuse to run without it instead of guessing. Each
+answer's style keeps the order its metadata gave the four keys (`AnswerStyle.key_order`):
+arena-hard v2 reads the counts by position, so that order can change its numbers.
 
 Rows are checked as they are read (:mod:`vlmscope.ratings.inputs.row_checks`): a missing, null or
 blank model or baseline, a model judged against itself, metadata counts that are not finite
@@ -45,6 +47,8 @@ class AnswerStyle:
     headers: int
     lists: int
     bold: int
+    key_order: tuple[str, ...] = STYLE_FIELDS
+    """The order of the four keys in the metadata read (`STYLE_FIELDS` is the official one)."""
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any], name: str = "metadata") -> AnswerStyle:
@@ -60,10 +64,22 @@ class AnswerStyle:
         tokens, headers, lists, bold = (
             _total(metadata[field], f"{name}.{field}") for field in STYLE_FIELDS
         )
-        return cls(tokens=tokens, headers=headers, lists=lists, bold=bold)
+        order = tuple(key for key in metadata if key in STYLE_FIELDS)
+        return cls(tokens=tokens, headers=headers, lists=lists, bold=bold, key_order=order)
 
     def as_tuple(self) -> tuple[int, int, int, int]:
+        """The counts by name: tokens, headers, lists, bold."""
         return (self.tokens, self.headers, self.lists, self.bold)
+
+    def by_position(self) -> tuple[int, ...]:
+        """The counts in the metadata's key order, as arena-hard v2's `show_result` reads them
+        (`metadata.values()`, taken to be tokens, headers, lists, bold): equal to `as_tuple`
+        when the keys came in the official order."""
+        by_name = dict(zip(STYLE_FIELDS, self.as_tuple(), strict=True))
+        return tuple(by_name[key] for key in self.key_order)
+
+    def in_official_order(self) -> bool:
+        return self.key_order == STYLE_FIELDS
 
 
 def _total(value: Any, name: str) -> int:
@@ -156,7 +172,8 @@ def verdict_record_to_dict(record: VerdictRecord) -> dict[str, Any]:
         ("baseline_metadata", record.baseline_style),
     ):
         if style is not None:
-            row[key] = dict(zip(STYLE_FIELDS, style.as_tuple(), strict=True))
+            counts = dict(zip(STYLE_FIELDS, style.as_tuple(), strict=True))
+            row[key] = {field: counts[field] for field in style.key_order}  # order kept: v2
     return row
 
 
