@@ -10,7 +10,9 @@ and Open sample counts add up to it (a report that would lose a row is not built
 also holds each headline's and keyword's 95% interval (`intervals.py`), the single-image
 subset's under `intervals.single_image`. Where the official tool writes no single-image files
 (the subset's Core or Open set is empty: `single_image.official_single_image_subset`), there are
-none, and the summary's single-image numbers and intervals are absent (`None`) too.
+none, and the summary's single-image documents and overall are absent (`None`) too; its
+`intervals.single_image` stays, the bootstrap over whatever single-image tasks there are (what
+`vlmscope compare` pairs a run's subset by).
 """
 
 from __future__ import annotations
@@ -136,8 +138,7 @@ def build_report(
     stats = summary_and_keyword_stats(results, meta)
     counted = core[use_cot] + open_tasks
     intervals = headline_intervals(counted, meta)
-    if single is not None:
-        intervals[SINGLE_IMAGE_KEY] = subset_intervals(single_image_entries(counted, meta), meta)
+    intervals[SINGLE_IMAGE_KEY] = subset_intervals(single_image_entries(counted, meta), meta)
     n_rows = _check_totals(rows, samples, use_cot, stats["model_summary"])
     return MegaBenchReport(
         core_setting=_setting(use_cot),
