@@ -18,10 +18,12 @@ import sys
 import zlib
 from pathlib import Path
 
+from vlmscope.arena.battles import VOTES
 from vlmscope.arena.build import build_arena
 from vlmscope.arena.config import load_arena_config
 from vlmscope.arena.service import Arena
-from vlmscope.tracks.visionarena.rows import WINNERS
+
+WINNERS = tuple(VOTES.values())
 
 
 def say(*fields: str) -> None:

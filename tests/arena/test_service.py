@@ -13,7 +13,6 @@ from tests.arena.drive import ask
 from tests.arena.sse_stub import SSEStub
 from vlmscope.arena import service
 from vlmscope.arena.safety import Refused
-from vlmscope.tracks.visionarena.rows import WINNERS
 
 
 def test_a_battle_streams_both_answers_then_takes_one_vote(make_arena: MakeArena) -> None:
@@ -32,7 +31,7 @@ def test_a_battle_streams_both_answers_then_takes_one_vote(make_arena: MakeArena
     assert reveal.stored_now and reveal.winner == "model_b"
     [stored] = arena.store.votes()
     record = stored.record
-    assert record["winner"] in WINNERS and record["winner"] == "model_b"
+    assert record["winner"] in service.WINNERS and record["winner"] == "model_b"
     assert (record["model_a"], record["model_b"]) == (reveal.model_a, reveal.model_b)
     assert record["conversation_a"][1]["content"] == last.text_a
     assert record["conversation_b"][1]["content"] == last.text_b

@@ -16,8 +16,8 @@ from PIL import Image
 from dataset_scripts.make_visionarena_samples import FILE_NAME
 from vlmscope.ratings import Battles, bootstrap_bt, bt_ratings, select_battles
 from vlmscope.ratings.inputs.filters import BOARD_FILTERS
+from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS
 from vlmscope.tracks.visionarena.rows import (
-    CATEGORY_FLAGS,
     SAMPLE_DIR,
     Turn,
     VisionArenaDataError,

@@ -28,22 +28,15 @@ from typing import Any, TypeVar
 from vlmscope.judges.markdown import answer_style_counts
 from vlmscope.tracks.shipped_samples import SAMPLES_ROOT
 from vlmscope.tracks.visionarena import conversations as fields
-from vlmscope.tracks.visionarena.battle_votes import (
-    CATEGORY_TAGS,
-    category_tag,
-    check_vote,
-    dedup_tag,
-)
-from vlmscope.tracks.visionarena.conversations import CATEGORY_FLAGS, Turn
+from vlmscope.tracks.visionarena.battle_votes import category_tag, check_vote, dedup_tag
+from vlmscope.tracks.visionarena.conversations import Turn
 from vlmscope.tracks.visionarena.row_files import VisionArenaDataError, records
 
-__all__ = ["CATEGORY_FLAGS", "CATEGORY_TAGS", "SAMPLE_DIR", "WINNERS", "BattleRow", "BenchRow", "ChatRow", "Turn",
-           "VisionArenaDataError", "battle_record", "read_battle_rows", "read_bench_rows",
-           "read_chat_rows"]  # fmt: skip
+__all__ = ["SAMPLE_DIR", "BattleRow", "BenchRow", "ChatRow", "Turn", "VisionArenaDataError",
+           "battle_record", "read_battle_rows", "read_bench_rows", "read_chat_rows"]  # fmt: skip
 
 #: The shipped samples, one folder per dataset (`dataset_scripts/make_visionarena_samples.py`).
 SAMPLE_DIR = SAMPLES_ROOT / "visionarena"
-WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
 Row = TypeVar("Row")
 
 
