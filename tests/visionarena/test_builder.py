@@ -10,7 +10,7 @@ import pytest
 import dataset_scripts.visionarena
 import vlmscope.datasets.visionarena
 from tests.visionarena.test_rows import sample_records, write_json
-from vlmscope.datasets.visionarena import BUILDERS, ENGINE_COLUMNS, build, export, main
+from vlmscope.datasets.visionarena import BUILDERS, build, export, main
 from vlmscope.tracks.visionarena.rows import (
     SAMPLE_DIR,
     VisionArenaDataError,
@@ -48,8 +48,8 @@ def test_shipped_samples_are_hub_layouts(tmp_path: Path) -> None:
         ds = datasets.load_dataset(str(SAMPLE_DIR / dataset), split="train",
                                    cache_dir=str(tmp_path / dataset))  # fmt: skip
         # the shipped samples are upstream-shaped: the Battle builder adds the columns the
-        # leaderboard reads beyond them
-        expected = {k: v for k, v in builder.FEATURES.items() if k not in ENGINE_COLUMNS}
+        # leaderboard reads beyond them (anony, dedup_tag)
+        expected = {k: v for k, v in builder.FEATURES.items() if k not in ("anony", "dedup_tag")}
         assert ds.features == expected and len(ds) == COUNTS[dataset]
 
 

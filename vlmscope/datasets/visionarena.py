@@ -88,8 +88,6 @@ CHAT_FEATURES = datasets.Features(
         "categories": _CATEGORIES,
     }
 )
-ENGINE_COLUMNS = ("anony", "dedup_tag")
-"""Battle columns beyond the upstream ones, kept because the leaderboard reads them."""
 BATTLE_FEATURES = datasets.Features(
     {
         "question_id": _S,

@@ -33,8 +33,6 @@ from vlmscope.messages import ImagePart, Part
 FASTCHAT = "fastchat"
 PAPER = "paper"
 PROMPT_SETS = (FASTCHAT, PAPER)
-DEFAULT_PROMPT_SET = FASTCHAT
-"""The set that made the labels VisionArena released."""
 PROMPT_CHARS = 12_500
 READINGS = ("decision", "decision_compact")
 FASTCHAT_IMAGE_MIME = "image/jpeg"

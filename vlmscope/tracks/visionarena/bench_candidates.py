@@ -27,9 +27,6 @@ EXACT_DUPLICATE = "exact_duplicate"
 NEAR_DUPLICATE = "near_duplicate"
 OUTSIDE_SUBSET = "outside_subset"
 """Kept, but not among the random subset that was clustered (`max_prompts`)."""
-#: Every decision a conversation can get, in the order the rules apply.
-DECISIONS = (KEPT, MULTI_TURN, LANGUAGE, NO_IMAGE, EMPTY_PROMPT, EXACT_DUPLICATE, NEAR_DUPLICATE,
-             OUTSIDE_SUBSET)  # fmt: skip
 
 Detector = Callable[[str], str]
 

@@ -36,8 +36,6 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, path: str | Path) -> None:
         self.inner = inner
         self.path = Path(path)
-        self.reused = 0
-        self.embedded = 0
 
     def settings(self) -> dict[str, Any]:
         return self.inner.settings()
@@ -62,14 +60,12 @@ class CachedEmbedder:
             if k not in known:
                 first.setdefault(k, n)
         missing = list(first)
-        self.reused = sum(k in known for k in keys)
         if missing:
             fresh = self.inner.embed(
                 [texts[first[k]] for k in missing], [images[first[k]] for k in missing]
             )
             known.update(zip(missing, fresh, strict=True))
             self._save(known)
-        self.embedded = len(missing)
         if not keys:
             return self.inner.embed([], [])
         return np.stack([known[k] for k in keys]).astype(np.float32)
