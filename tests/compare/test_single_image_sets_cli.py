@@ -25,7 +25,7 @@ from vlmscope.leaderboard.compare.megabench_single_image import EMPTY, LABELS, N
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.result_store import ResultStore
 from vlmscope.tracks.megabench.keywords import load_task_meta
-from vlmscope.tracks.megabench.single_image import is_single_image_task
+from vlmscope.tracks.megabench.single_image import SINGLE_IMAGE_NUM_INPUT
 from vlmscope.tracks.shipped_samples import sample_dir
 
 ORACLE, CORE_ONLY, OPEN_ONLY, NO_SINGLE_IMAGE = "oracle", "coin-core", "coin-open", "coin-no-si"
@@ -38,7 +38,10 @@ def _without_single_image_tasks(folder: Path) -> Path:
     meta = load_task_meta(folder / "all_task_meta.json")
     (path,) = (folder / "core").glob("test-*.parquet")
     table = pq.read_table(path)
-    keep = [not is_single_image_task(name, meta) for name in table["task_name"].to_pylist()]
+    names = table["task_name"].to_pylist()
+    keep = [
+        name not in meta or meta[name].get("num_input") != SINGLE_IMAGE_NUM_INPUT for name in names
+    ]
     assert 0 < sum(keep) < len(keep)
     pq.write_table(table.filter(pc.cast(keep, "bool")), path)
     return folder

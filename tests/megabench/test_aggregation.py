@@ -32,10 +32,9 @@ from vlmscope.tracks.megabench.keywords import join_task_meta, keyword_stats, lo
 from vlmscope.tracks.megabench.official_files import (
     merge_scored_files,
     num_demo_of,
-    read_model_summary,
     summary_and_keyword_stats,
 )
-from vlmscope.tracks.megabench.single_image import is_single_image_task, single_image_subset
+from vlmscope.tracks.megabench.single_image import single_image_entries, single_image_subset
 
 GEMINI = AGGREGATION / "Gemini-2.0-1206"
 PIPELINE = AGGREGATION / "pipeline_example"
@@ -173,9 +172,6 @@ def test_unknown_tasks_are_left_out_and_an_empty_set_gives_no_overall() -> None:
     summary = model_summary([_result("a", 0.4), _result("zz", 0.0)], known_tasks={"a"})
     assert summary.core == SetSummary(1, 10, 0.4)
     assert summary.open is None and summary.overall_score is None
-    assert (
-        read_model_summary({"model_summary": {"model_summary": summary.to_json()}}) == summary
-    )  # the older doubly nested layout
 
 
 def test_merge_prefers_llm_entries_and_keeps_first_position() -> None:
@@ -281,7 +277,6 @@ def test_summarize_accepts_a_core_only_scored_file(
     assert summary["open"] is None and summary["overall_score"] is None
     assert summary["core"]["num_eval_tasks"] == 24
     assert summary["core"]["macro_mean_score"] == pytest.approx(0.5661458333333333, abs=1e-12)
-    names = [task["task_name"] for task in load(scored)["data"]]
-    assert any(is_single_image_task(name, all_meta) for name in names)  # Core has SI tasks
+    assert single_image_entries(load(scored)["data"], all_meta)  # Core has SI tasks
     assert not (tmp_path / "single_image").exists()
     assert "no single-image files" in capsys.readouterr().out

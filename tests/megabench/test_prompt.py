@@ -7,7 +7,7 @@ from PIL import Image
 
 from vlmscope.config import ImageBudget
 from vlmscope.messages import GenerationParams, ImagePart, TextPart
-from vlmscope.tracks.megabench.media import encode_image
+from vlmscope.tracks.megabench.media import image_part
 from vlmscope.tracks.megabench.prompt import (
     SKIP_TEXT,
     VIDEO_END,
@@ -80,7 +80,7 @@ def test_placeholder_count_must_match_media():
 def test_images_flattened_and_capped(tmp_path):
     path = tmp_path / "big.png"
     Image.new("RGBA", (2400, 1200), (255, 0, 0, 0)).save(path)
-    image = Image.open(io.BytesIO(encode_image(str(path), 1000)))
+    image = Image.open(io.BytesIO(image_part(path, 1000).data))
     assert image.size == (1000, 500) and image.mode == "RGB"
     assert image.getpixel((10, 10)) == (255, 255, 255)  # transparent -> white
 

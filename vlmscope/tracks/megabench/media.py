@@ -99,16 +99,12 @@ def video_parts(
     return parts, sampled
 
 
-def encode_image(path: str, max_side: int) -> bytes:
-    """Flatten transparency on white, cap the longer side, re-encode by the file's extension."""
-    return _encoded(_file_key(Path(path)), max_side)
-
-
 @lru_cache(maxsize=64)
 def _encoded(file: FileKey, max_side: int) -> bytes:
-    """`encode_image`, cached for the few files read last (a task's description and demo
-    images recur in each of its queries, asked one after the other) and keyed by the file's
-    size and time stamp, so an edited file is read again."""
+    """The file with transparency flattened on white, its longer side capped, re-encoded by its
+    extension (`OpenAI.encode_image`); cached for the few files read last (a task's description
+    and demo images recur in each of its queries, asked one after the other) and keyed by the
+    file's size and time stamp, so an edited file is read again."""
     path = file[0]
     with decoded_image(path) as (image, _):
         return _reencode(image, save_format(path), max_side)

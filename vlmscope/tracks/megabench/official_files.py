@@ -22,8 +22,6 @@ from typing import Any
 from vlmscope import data_files
 from vlmscope.atomic_files import write_text_atomic
 from vlmscope.tracks.megabench.aggregation import (
-    ModelSummary,
-    SetSummary,
     TaskResult,
     merge_task_results,
     model_summary,
@@ -95,23 +93,3 @@ def summary_and_keyword_stats(
     joined = join_task_meta(results, all_meta)
     summary = model_summary(results, known_tasks=joined.keys())
     return {"model_summary": summary.to_json(), "keyword_stats": keyword_stats(joined)}
-
-
-def read_model_summary(document: Mapping[str, Any]) -> ModelSummary:
-    """The model summary of a `summary_and_keyword_stats.json` document.
-
-    Older official files nest `model_summary` twice (`{"model_summary": {"model_summary": ...}}`) with
-    the same values; both layouts are accepted.
-    """
-    summary = document["model_summary"]
-    if "model_summary" in summary:
-        summary = summary["model_summary"]
-
-    def as_set(block: Mapping[str, Any] | None) -> SetSummary | None:
-        return SetSummary(**block) if block else None
-
-    return ModelSummary(
-        core=as_set(summary.get("core")),
-        open=as_set(summary.get("open")),
-        overall_score=summary.get("overall_score"),
-    )

@@ -21,11 +21,6 @@ SINGLE_IMAGE_NUM_INPUT = "1-image"
 _Item = TypeVar("_Item")
 
 
-def is_single_image_task(name: str, all_meta: Mapping[str, TaskMeta]) -> bool:
-    """Whether the task belongs to the SI subset; tasks unknown to the metadata do not."""
-    return name in all_meta and all_meta[name].get("num_input") == SINGLE_IMAGE_NUM_INPUT
-
-
 def single_image_subset(
     results: Sequence[TaskResult], all_meta: Mapping[str, TaskMeta]
 ) -> list[TaskResult]:
