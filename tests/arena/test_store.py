@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from tests.arena.conftest import png
@@ -65,7 +67,8 @@ def test_images_are_stored_once_by_hash(tmp_path: Path) -> None:
     shared, other = png("green"), png("blue")
     store_vote(store, 1, "model_a", (shared,))
     store_vote(store, 2, "tie", (shared, other))
-    assert store.image_count() == 2
+    with closing(sqlite3.connect(tmp_path / "votes.sqlite")) as db:
+        assert db.execute("SELECT COUNT(*) FROM images").fetchone() == (2,)
     hashes = [v.record["images"] for v in store.votes()]
     assert hashes[0][0] == hashes[1][0] and hashes[1][0] != hashes[1][1]
     assert store.image(hashes[1][1]) == ("PNG", other)

@@ -151,9 +151,6 @@ class VoteStore:
     def _no_image(self, sha256: str) -> KeyError:
         return KeyError(f"image {sha256} is not in the store {self.path}")
 
-    def image_count(self) -> int:
-        return int(self._read("SELECT COUNT(*) FROM images")[0][0])
-
     # battles ------------------------------------------------------------------------------
     def save_battle(self, battle: Battle) -> None:
         with self._write() as db:
