@@ -265,7 +265,8 @@ def test_gradient_and_hessian_are_the_dense_ones(
     wyx = _paired_passes._label_sums(d, weights)
     grad, hess = _paired_passes._grad_hess(d, theta, weights, wyx, 0.5)
     assert hess is not None
-    pair = np.repeat(np.arange(len(d.pair_starts)), d.pair_sizes)
+    sizes = np.diff(np.append(d.pair_starts, len(d.labels)))
+    pair = np.repeat(np.arange(len(d.pair_starts)), sizes)
     design = np.hstack([d.pair_incidence[pair], d.features])
     for r in range(len(theta)):
         p = 1.0 / (1.0 + np.exp(-design @ theta[r]))

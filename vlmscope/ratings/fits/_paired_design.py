@@ -60,7 +60,6 @@ class PairedDesign:
     labels: FloatArray  # (U,)
     basis: FloatArray  # (U, 1 + K + K (K + 1) / 2)
     pair_starts: IntArray  # (P,) first unique row of each (a, b) block
-    pair_sizes: IntArray  # (P,) unique rows in each block
     pair_incidence: FloatArray  # (P, M): +alpha at a, -alpha at b
     merged: MergedRows  # original rows -> unique rows
     alpha: float
@@ -156,7 +155,6 @@ def build_design(
         labels=np.asarray(labels, float)[merged.first],
         basis=basis,
         pair_starts=starts,
-        pair_sizes=np.diff(np.append(starts, n_unique)),
         pair_incidence=incidence,
         merged=merged,
         alpha=alpha,
