@@ -17,14 +17,11 @@ from typing import Any
 
 from vlmscope.config import CoinModelConfig, JudgePanelConfig, ModelConfig
 
-ROLES = ("answers", "judge", "grader")
-"""What a stand-in replaces: a model's answers, the judge's verdicts, or the grading."""
-
 
 @dataclass(frozen=True)
 class StandIn:
     role: str
-    """One of `ROLES`."""
+    """What it replaces: "answers" (a model's), "judge" (the verdicts) or "grader" (the grading)."""
     name: str
     """The model entry (`name:` in the config) or option (`offline_match`) that stands in."""
     what: str
