@@ -116,9 +116,6 @@ METRICS.update(
     }
 )
 
-MetricName = Enum("MetricName", {name.upper(): name for name in METRICS}, type=str)  # type: ignore[misc]
-"""Enum of every registered metric name (`MetricName.EXACT_STR_MATCH.value == "exact_str_match"`)."""
-
 LLM_JUDGED = frozenset({"gpt_4o_as_judge", "ascii_art_gpt4o_judge"})
 
 
