@@ -29,12 +29,9 @@ from tests.ratings.verdict_golden import BASELINE, VERDICTS_FILE, verdict_record
 from vlmscope.cli import main
 from vlmscope.cli import ratings as cli
 from vlmscope.hub_export import load_folder
-from vlmscope.ratings.boards.battle_presets import (
-    BATTLE_CATEGORIES,
-    BattleSettings,
-    battle_board,
-)
+from vlmscope.ratings.boards.battle_presets import BattleSettings, battle_board
 from vlmscope.ratings.boards.board import RatingBoard
+from vlmscope.ratings.boards.names import BATTLE_CATEGORIES
 from vlmscope.ratings.boards.verdict_presets import (
     VERDICT_REFERENCES,
     VerdictSettings,

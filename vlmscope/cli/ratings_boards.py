@@ -104,11 +104,8 @@ def _write_result(
 
 
 def rate_battles(args: argparse.Namespace) -> RatedFile:
-    from vlmscope.ratings.boards.battle_presets import (
-        BATTLE_CATEGORIES,
-        BattleSettings,
-        battle_board,
-    )
+    from vlmscope.ratings.boards.battle_presets import BattleSettings, battle_board
+    from vlmscope.ratings.boards.names import BATTLE_CATEGORIES
     from vlmscope.ratings.inputs.battles import read_battle_records
     from vlmscope.ratings.inputs.board_selection import select_board_battles
 

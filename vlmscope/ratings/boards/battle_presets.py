@@ -57,9 +57,6 @@ from vlmscope.ratings.boards.names import (
     FULL_BOARD,
     SYSTEMS,
 )
-from vlmscope.ratings.boards.names import (
-    BATTLE_CATEGORIES as BATTLE_CATEGORIES,  # re-exported: its home before names.py
-)
 from vlmscope.ratings.fits._newton import _single_threaded_blas, solver_threads
 from vlmscope.ratings.fits.bootstrap import (
     BootstrapResult,
