@@ -18,10 +18,10 @@ import itertools
 import re
 from typing import Any
 
+from vlmscope.literals import python_literal
 from vlmscope.metrics.megabench.conversions import str_to_iterable
 from vlmscope.metrics.megabench.lexicon import lemmatize_phrase, split_sentences
 from vlmscope.metrics.megabench.meter import is_line_iambic
-from vlmscope.metrics.megabench.parsing import python_literal
 from vlmscope.metrics.megabench.pronunciation import (
     phones_for_word,
     possible_syllable_counts,

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable
 from numbers import Number
 from typing import Any
 
-from vlmscope.metrics.megabench.parsing import extract_json, python_literal
+from vlmscope.literals import python_literal
+from vlmscope.metrics.megabench.parsing import extract_json
 
 _CLOSERS = {"(": ")", "{": "}", "[": "]"}
 _POINT_TAG = re.compile(r"<point>(.*?)<\/point>")

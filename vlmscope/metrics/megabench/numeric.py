@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from vlmscope.literals import python_literal
 from vlmscope.metrics.megabench.arithmetic import EvaluationTimeout, evaluate_expression
 from vlmscope.metrics.megabench.caches import cached
 from vlmscope.metrics.megabench.conversions import str_to_list
 from vlmscope.metrics.megabench.latex import parse_latex_cached
-from vlmscope.metrics.megabench.parsing import python_literal
 from vlmscope.metrics.megabench.string_match import simple_str_match
 
 _RMSE_MAX = 0.1

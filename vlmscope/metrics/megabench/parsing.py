@@ -27,7 +27,7 @@ from typing import Any
 
 import regex
 
-from vlmscope.literals import python_literal  # noqa: F401  (metrics read literals through here)
+from vlmscope.literals import python_literal
 from vlmscope.metrics.megabench.caches import cached
 
 SINGLE_FIELD_PARSE_TYPES = ("answer_string", "ascii_answer_string", "verbatim_answer_string")

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from vlmscope.literals import python_literal
 from vlmscope.metrics.megabench.conversions import (
     best_iou_per_prediction,
     parse_bboxes_from_xml,
@@ -21,7 +22,6 @@ from vlmscope.metrics.megabench.conversions import (
     str_to_bboxes,
     str_to_coords,
 )
-from vlmscope.metrics.megabench.parsing import python_literal
 
 _KEYPOINT_DECAY = 10
 
