@@ -20,6 +20,7 @@ from vlmscope.hub_export import load_folder
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.overview import overview_frame
+from vlmscope.leaderboard.overview_cells import overview_cells
 from vlmscope.leaderboard.rating_view import board_view, rating_frame, ratings_of, style_frame
 from vlmscope.leaderboard.records import by_model
 from vlmscope.leaderboard.result_store import ResultStore
@@ -123,7 +124,13 @@ def test_arena_board_reaches_the_overview(store: ResultStore) -> None:
     assert top["VisionArena rating"] == pytest.approx(golden["rating"][TOP], abs=0.1)
     low, high = golden["rating_q025"][TOP], golden["rating_q975"][TOP]
     rating = golden["rating"][TOP]
-    assert top["VisionArena 95% CI"] == f"+{high - rating:.1f} / -{rating - low:.1f}"
+    # the interval is shown under the rating in its cell, as every track's number shows its own
+    assert "VisionArena 95% CI" not in frame.columns
+    cells = overview_cells(frame, store.summaries, store.boards).display
+    shown = cells[list(frame["Model"]).index(TOP)][list(frame.columns).index("VisionArena rating")]
+    number, reach, band = shown.split("\n")
+    assert float(number) == top["VisionArena rating"] and band == "rank 1"
+    assert reach == f"+{high - rating:.1f} / -{rating - low:.1f}"
     assert top["Run date"] == record.finished_at[:10] and top["Failed"] == 0
     assert record.source == "ratings battles battles_5k.jsonl" and record.n_rows == 4772
 

@@ -3,11 +3,11 @@
 Scores are percentages (0-100) as the papers print them, under the headlines each track
 registers, or numbers on their own scale where the headline says so (ProBench's Elo points); a
 track with a rating board and no registered headlines shows every model of that one fit, its
-rating on the board's own scale with the 95% interval beside it (`overview_cells` gives every
-number its interval and each track its rank bands, as the page shows them). Each model also
-shows when it was last run, under which config
-hash(es), and how many of its items failed, could not be parsed, or were otherwise flagged, so
-a low score caused by broken requests is visible next to the score itself; where a model
+rating on the board's own scale in one column (`overview_cells` shows every number, a rating
+too, with its 95% interval under it in the same cell, and each track's rank bands). Each model
+also shows when it was last run, under which config hash(es), and how many of its items
+failed, could not be parsed, or were otherwise flagged, so a low score caused by broken
+requests is visible next to the score itself; where a model
 reasoned, `Cut off in reasoning` counts its replies that ended inside their reasoning trace
 (no answer: often a token limit too low for a thinking model). `Samples` says how
 many samples each score stands on and marks a `--limit` run, which shows only where the model
@@ -22,7 +22,6 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 from pandas.api.types import is_numeric_dtype
 
-from vlmscope.leaderboard.rating_view import ci_text
 from vlmscope.leaderboard.records import BoardRecord, SummaryRecord
 from vlmscope.leaderboard.result_store import Problem
 from vlmscope.leaderboard.safe_html import as_text
@@ -43,8 +42,9 @@ def overview_frame(
     """One row per model, best first by the first score column.
 
     A track with a rating board and no registered headlines shows every model of that board
-    (its rating and interval); any other track shows its headline numbers from each model's
-    summary (ProBench: its official scores; its joint board is on its own page).
+    (its rating, the interval under it in the same cell: `overview_cells`); any other track
+    shows its headline numbers from each model's summary (ProBench: its official scores; its
+    joint board is on its own page).
     """
     tracks = ordered_tracks({r.track for r in summaries} | set(boards))
     shown = {t: b for t, b in boards.items() if not _registered_headlines(t)}
@@ -56,7 +56,7 @@ def overview_frame(
     for track in tracks:
         title = track_title(track)
         if track in shown:
-            columns += [f"{title} rating", f"{title} 95% CI"]
+            columns.append(f"{title} rating")
         else:
             columns += [f"{title} {h.label}" for h in headlines_for(track, summaries)]
     rows = []
@@ -67,7 +67,6 @@ def overview_frame(
             if track in shown:
                 rating = shown[track].board.models.get(model)
                 row[f"{title} rating"] = rating_number(rating.rating) if rating else MISSING
-                row[f"{title} 95% CI"] = ci_text(rating) if rating else ""
                 continue
             record = by_run.get((model, track))
             for h in headlines_for(track, summaries):

@@ -4,11 +4,13 @@ each track's rank bands.
 The overview frame (`overview.overview_frame`) holds the numbers, so the table sorts by them;
 this gives each cell the text shown in its place (Gradio's display value): a headline number
 with how far its interval reaches (`85.71` over `+3.1 / -4.8`, in the number's own units), or
-with `(no CI)`; the track's first headline with an interval also shows the model's rank band
-(`rank 1`: one plus the number of models whose whole interval lies above), as a board's rating
-shows the board's own rank, so statistically tied models share a rank. The notes say, per
-column and reason, which models' numbers have no interval. Counts, dates and config hashes are
-shown as they are: counts are exact, not estimates.
+with `(no CI)`; a board's rating the same way, with the interval the board's own page shows
+(`+36.4 / -19.6`, `rating_view.ci_text`), so every track's interval sits under its number in one
+cell instead of a column of its own. The track's first headline with an interval also shows the
+model's rank band (`rank 1`: one plus the number of models whose whole interval lies above), as
+a board's rating shows the board's own rank, so statistically tied models share a rank. The
+notes say, per column and reason, which models' numbers have no interval. Counts, dates and
+config hashes are shown as they are: counts are exact, not estimates.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from vlmscope.leaderboard.headline_intervals import (
     reach_text,
 )
 from vlmscope.leaderboard.overview import headline_columns
+from vlmscope.leaderboard.rating_view import ci_text
 from vlmscope.leaderboard.records import BoardRecord, SummaryRecord
 from vlmscope.leaderboard.track_info import track_title
 from vlmscope.leaderboard.values import is_number
@@ -58,6 +61,7 @@ def overview_cells(
     }
     bands = {column: rank_bands(bounds[column]) for column in _band_columns(heads)}
     bands.update({c: b for c, b in _board_bands(boards).items() if c in frame.columns})
+    reaches = _board_reaches(boards)
     display: list[list[str]] = []
     missing: dict[tuple[str, str], list[str]] = {}
     for _, row in frame.iterrows():
@@ -74,6 +78,8 @@ def overview_cells(
                 elif isinstance(found, str):
                     text += f"\n{NO_CI}"
                     missing.setdefault((column, found), []).append(model)
+            elif text and (reach := reaches.get(column, {}).get(model)):
+                text += "\n" + reach
             if text and model in bands.get(column, {}):
                 text += f"\nrank {bands[column][model]}"
             cells.append(text)
@@ -98,6 +104,19 @@ def _board_bands(boards: Mapping[str, BoardRecord]) -> dict[str, dict[str, int]]
             model: entry.rank
             for model, entry in record.board.models.items()
             if entry.rank is not None
+        }
+        for track, record in boards.items()
+    }
+
+
+def _board_reaches(boards: Mapping[str, BoardRecord]) -> dict[str, dict[str, str]]:
+    """Rating column -> model -> how far the rating's interval reaches, as the board's page
+    shows it; a rating without a whole interval shows none."""
+    return {
+        f"{track_title(track)} rating": {
+            model: reach
+            for model, entry in record.board.models.items()
+            if (reach := ci_text(entry))
         }
         for track, record in boards.items()
     }
