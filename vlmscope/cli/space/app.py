@@ -46,13 +46,15 @@ from vlmscope.leaderboard.stand_in_banner import (  # noqa: E402
 )
 from vlmscope.leaderboard.topics_view import find_topic_sets  # noqa: E402
 from vlmscope.leaderboard.track_info import track_title  # noqa: E402
-from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
+from vlmscope.leaderboard.widths import REFERENCE_PX, fit_widths  # noqa: E402
 
 TITLE = "vlmscope leaderboard"
 # The overview's column widths (`fit_widths`) fit a 1280 px window in this font and padding
-# (10 px: the four tracks of the demo, ten score columns, fit beside the run columns); titles
-# wrap between words, cells anywhere (a config hash breaks over two lines). A track's wide
-# table (`table(..., fit=True)`) is laid out the same way.
+# (10 px: the four tracks of the demo, ten score columns, fit beside the run columns); its
+# titles, and the cost table's, wrap between words only, never inside one ("Reques-ts"); cells
+# anywhere (a config hash breaks over two lines). In a narrower window the overview keeps that
+# layout and scrolls sideways in its frame, rather than squeezing columns below their titles'
+# words. A track's wide table (`table(..., fit=True)`) is laid out the same way at 1280 px.
 CSS = """
 #overview-table .header-cell, #overview-table .body-cell, #overview-table .sizing-body td,
 .fit-table .header-cell, .fit-table .body-cell, .fit-table .sizing-body td {
@@ -62,8 +64,11 @@ CSS = """
 .fit-table .header-cell .cell-wrap, .fit-table .body-cell .cell-wrap {
   padding-left: 5px; padding-right: 5px;
 }
-#overview-table .header-cell span, .fit-table .header-cell span {
+.fit-table .header-cell span {
   word-break: normal; overflow-wrap: break-word;
+}
+#overview-table .header-cell span, #cost-table .header-cell span {
+  word-break: keep-all; overflow-wrap: normal;
 }
 #overview-table .header-cell .header-icons, .fit-table .header-cell .header-icons {
   position: absolute; right: 2px; bottom: 2px;
@@ -71,7 +76,12 @@ CSS = """
 #overview-table .body-cell span, .fit-table .body-cell span {
   word-break: normal; overflow-wrap: anywhere; white-space: pre-line;
 }
-"""
+""" + (
+    "@media (max-width: 1279px) {\n"
+    "  #overview-table .upload-container { overflow-x: auto; }\n"
+    f"  #overview-table .virtual-table-viewport {{ min-width: {REFERENCE_PX:g}px; }}\n"
+    "}\n"
+)
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(
     font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]
