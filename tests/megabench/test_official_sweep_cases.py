@@ -1,8 +1,8 @@
 """Cases found by sweeping variants of the golden inputs through the official MEGA-Bench scorer
 (TIGER-AI-Lab/MEGA-Bench @ ee324ab) and ours: each one's `expected` is what the official code
 returned on its inputs, kept where a rule once differed (unhashable literals in set metrics,
-aggregation names in any case, `unsupported` aggregation over any scores). Same schema as the
-goldens, checked the same way."""
+aggregation names in any case, `unsupported` aggregation over any scores, a cut-off `\\boxed{`
+whose official search outlasts its alarm). Same schema as the goldens, checked the same way."""
 
 from __future__ import annotations
 
