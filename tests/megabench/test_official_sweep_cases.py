@@ -2,7 +2,8 @@
 (TIGER-AI-Lab/MEGA-Bench @ ee324ab) and ours: each one's `expected` is what the official code
 returned on its inputs, kept where a rule once differed (unhashable literals in set metrics,
 aggregation names in any case, `unsupported` aggregation over any scores, a cut-off `\\boxed{`
-whose official search outlasts its alarm). Same schema as the goldens, checked the same way."""
+whose official search outlasts its alarm, arithmetic chained too deep for a recursive evaluator).
+Same schema as the goldens, checked the same way."""
 
 from __future__ import annotations
 

@@ -6,8 +6,10 @@ a number, list or tuple. We never `eval` data: this module walks the expression'
 such answers contain - literals, containers, arithmetic/bitwise/comparison/boolean operators,
 subscripts, the module-level constant `E = 2.718` of the official scorer, the `math` module and a few
 numeric builtins. Anything else (unknown names such as `sqrt` or `x`, attribute access, lambdas)
-is an error, exactly where the official `eval` raises a NameError. Results that would take the
-official 5 s subprocess limit (huge powers and shifts) are reported as a timeout.
+is an error, exactly where the official `eval` raises a NameError. The walk is iterative: a chain
+such as "1*1*...*1" is as deep as its length, and `eval` reads thousands of links where Python
+recursion stops near one thousand. Results that would take the official 5 s subprocess limit
+(huge powers and shifts) are reported as a timeout.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 OFFICIAL_E = 2.718
@@ -92,89 +94,137 @@ def _guard_binary(op: ast.operator, left: Any, right: Any) -> None:
                 raise EvaluationTimeout
 
 
-class _Evaluator(ast.NodeVisitor):
-    def generic_visit(self, node: ast.AST) -> Any:
-        raise ValueError(f"unsupported syntax: {type(node).__name__}")
+_Step = Generator[ast.AST, Any, Any]
 
-    def visit_Expression(self, node: ast.Expression) -> Any:
-        return self.visit(node.body)
+
+class _Evaluator:
+    """Each node's rule is a plain method (leaves) or a generator that yields the child nodes it
+    needs and receives their values, so `evaluate` walks a 2,000-deep chain such as "1*1*...*1"
+    without Python recursion, as Python's own `eval` does."""
+
+    def evaluate(self, root: ast.AST) -> Any:
+        stack: list[_Step] = []
+        started = self._start(root)
+        value: Any = None
+        if not isinstance(started, Generator):
+            return started
+        stack.append(started)
+        while stack:
+            try:
+                child = stack[-1].send(value)
+            except StopIteration as finished:
+                stack.pop()
+                value = finished.value
+                continue
+            started = self._start(child)
+            if isinstance(started, Generator):
+                stack.append(started)
+                value = None
+            else:
+                value = started
+        return value
+
+    def _start(self, node: ast.AST) -> Any:
+        rule = getattr(self, "visit_" + type(node).__name__, None)
+        if rule is None:
+            raise ValueError(f"unsupported syntax: {type(node).__name__}")
+        return rule(node)
+
+    def visit_Expression(self, node: ast.Expression) -> _Step:
+        return (yield node.body)
 
     def visit_Constant(self, node: ast.Constant) -> Any:
         return node.value
 
-    def visit_Tuple(self, node: ast.Tuple) -> Any:
-        return tuple(self.visit(item) for item in node.elts)
+    def visit_Tuple(self, node: ast.Tuple) -> _Step:
+        items = []
+        for item in node.elts:
+            items.append((yield item))
+        return tuple(items)
 
-    def visit_List(self, node: ast.List) -> Any:
-        return [self.visit(item) for item in node.elts]
+    def visit_List(self, node: ast.List) -> _Step:
+        items = []
+        for item in node.elts:
+            items.append((yield item))
+        return items
 
-    def visit_Set(self, node: ast.Set) -> Any:
-        return {self.visit(item) for item in node.elts}
+    def visit_Set(self, node: ast.Set) -> _Step:
+        items = set()
+        for item in node.elts:
+            items.add((yield item))
+        return items
 
-    def visit_Dict(self, node: ast.Dict) -> Any:
+    def visit_Dict(self, node: ast.Dict) -> _Step:
         result = {}
         for key, value in zip(node.keys, node.values, strict=True):
             if key is None:
                 raise ValueError("dict unpacking is not supported")
-            result[self.visit(key)] = self.visit(value)
+            result[(yield key)] = yield value
         return result
 
-    def visit_BinOp(self, node: ast.BinOp) -> Any:
-        left, right = self.visit(node.left), self.visit(node.right)
+    def visit_BinOp(self, node: ast.BinOp) -> _Step:
+        left = yield node.left
+        right = yield node.right
         _guard_binary(node.op, left, right)
         return _BINARY[type(node.op)](left, right)
 
-    def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
-        return _UNARY[type(node.op)](self.visit(node.operand))
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> _Step:
+        return _UNARY[type(node.op)]((yield node.operand))
 
-    def visit_BoolOp(self, node: ast.BoolOp) -> Any:
-        result = self.visit(node.values[0])
+    def visit_BoolOp(self, node: ast.BoolOp) -> _Step:
+        result = yield node.values[0]
         for value in node.values[1:]:
             if isinstance(node.op, ast.And) and not result:
                 return result
             if isinstance(node.op, ast.Or) and result:
                 return result
-            result = self.visit(value)
+            result = yield value
         return result
 
-    def visit_Compare(self, node: ast.Compare) -> Any:
-        left = self.visit(node.left)
+    def visit_Compare(self, node: ast.Compare) -> _Step:
+        left = yield node.left
         for op, comparator in zip(node.ops, node.comparators, strict=False):
-            right = self.visit(comparator)
+            right = yield comparator
             if not _COMPARE[type(op)](left, right):
                 return False
             left = right
         return True
 
-    def visit_IfExp(self, node: ast.IfExp) -> Any:
-        return self.visit(node.body) if self.visit(node.test) else self.visit(node.orelse)
+    def visit_IfExp(self, node: ast.IfExp) -> _Step:
+        return (yield node.body) if (yield node.test) else (yield node.orelse)
 
-    def visit_Subscript(self, node: ast.Subscript) -> Any:
-        return self.visit(node.value)[self.visit(node.slice)]
+    def visit_Subscript(self, node: ast.Subscript) -> _Step:
+        value = yield node.value
+        return value[(yield node.slice)]
 
-    def visit_Slice(self, node: ast.Slice) -> Any:
-        parts = (node.lower, node.upper, node.step)
-        return slice(*(None if part is None else self.visit(part) for part in parts))
+    def visit_Slice(self, node: ast.Slice) -> _Step:
+        parts = []
+        for part in (node.lower, node.upper, node.step):
+            parts.append(None if part is None else (yield part))
+        return slice(*parts)
 
     def visit_Name(self, node: ast.Name) -> Any:
         if node.id not in _NAMES:
             raise NameError(f"name {node.id!r} is not defined")
         return _NAMES[node.id]
 
-    def visit_Attribute(self, node: ast.Attribute) -> Any:
-        owner = self.visit(node.value)
+    def visit_Attribute(self, node: ast.Attribute) -> _Step:
+        owner = yield node.value
         if owner is not math or node.attr.startswith("_"):
             raise ValueError("attribute access is not supported")
         return getattr(math, node.attr)
 
-    def visit_Call(self, node: ast.Call) -> Any:
-        function = self.visit(node.func)
+    def visit_Call(self, node: ast.Call) -> _Step:
+        function = yield node.func
         if not callable(function) or node.keywords:
             raise ValueError("unsupported call")
-        return function(*(self.visit(arg) for arg in node.args))
+        arguments = []
+        for argument in node.args:
+            arguments.append((yield argument))
+        return function(*arguments)
 
 
 def evaluate_expression(text: str) -> Any:
     """Value of a Python expression made of the supported parts; raises like `eval` would (or
     `EvaluationTimeout`)."""
-    return _Evaluator().visit(ast.parse(text.strip(" \t"), mode="eval"))
+    return _Evaluator().evaluate(ast.parse(text.strip(" \t"), mode="eval"))
