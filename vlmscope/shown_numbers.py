@@ -36,6 +36,22 @@ def percent_text(value: float) -> str:
     return f"{percent_number(value):.{PERCENT_DIGITS}f}"
 
 
+def offsets_text(above: float, below: float, digits: int) -> str:
+    """`+36.4 / -19.6`: how far an interval's upper and lower bounds lie from its number
+    (`upper - value`, `lower - value`), with the number's own digits.
+
+    Each reach keeps its sign: a point estimate may fall outside its bootstrap interval when
+    samples are few, and `+3.1 / +0.4` then says the lower bound lies 0.4 above the number
+    (a fixed `-` before the lower reach would print `--0.4`, or a clamp would hide it). A reach
+    that rounds to zero reads with its side's sign: `+0.0` above, `-0.0` below."""
+    return f"{_signed(above, digits, '+')} / {_signed(below, digits, '-')}"
+
+
+def _signed(value: float, digits: int, zero_sign: str) -> str:
+    rounded = round(value, digits) + 0.0
+    return f"{zero_sign}{0:.{digits}f}" if rounded == 0 else f"{rounded:+.{digits}f}"
+
+
 def token_count(value: float) -> int:
     """An average answer length in whole tokens, truncated as the references print it
     (`int(...)` in arena-hard-auto's and ProBench's `show_result.py`): 38.7 reads 38."""

@@ -10,6 +10,7 @@ from vlmscope.leaderboard import megabench_headline_ci
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.compare.pairs import POINTS, PairedNumber
 from vlmscope.leaderboard.compare.render import estimate_text, scaled
+from vlmscope.leaderboard.headline_intervals import Bounds, reach_text
 from vlmscope.leaderboard.judge_view import consistency_frame
 from vlmscope.leaderboard.ledger_view import cost_frame
 from vlmscope.leaderboard.overview import overview_frame, samples_text
@@ -31,7 +32,7 @@ from vlmscope.runner.table import (
     rating_text,
     registered_headlines,
 )
-from vlmscope.shown_numbers import percent_text
+from vlmscope.shown_numbers import offsets_text, percent_text
 from vlmscope.stats.intervals import Interval
 from vlmscope.tracks.probench.report import TABLE_FILE, ProBenchReport
 from vlmscope.tracks.simplevqa.report import tables_markdown
@@ -236,3 +237,19 @@ def test_a_cost_reads_the_same_in_the_runs_ledger_and_the_spaces_cost_table() ->
     shown = cost_frame([record]).set_index("Model").loc["m", "Cost (USD)"]
     assert money(0.0010932) == f"{shown} USD" == "0.0011 USD"
     assert money(1234.567) == "1,234.57 USD"
+
+
+def test_a_reach_keeps_its_sign_when_a_bound_lies_on_the_other_side() -> None:
+    """A rating fitted on all battles can lie outside its bootstrap interval when battles are
+    few: the lower bound's reach then reads `+`, never `--` nor a clamped `-0.0`, on the rating
+    boards, the win-rate column and the overview's headline reaches alike."""
+    assert offsets_text(36.44, -19.64, 1) == "+36.4 / -19.6"
+    assert offsets_text(0.0, -0.0, 2) == "+0.00 / -0.00"
+    assert offsets_text(0.004, -0.004, 2) == "+0.00 / -0.00"
+    assert offsets_text(3.1, 0.4, 1) == "+3.1 / +0.4"
+    assert offsets_text(-0.3, -2.0, 1) == "-0.3 / -2.0"
+    above = ModelRating(1000.0, 1000.4, 1003.1, win_rate=50.0, battles=3, extra={})
+    assert ci_text(above) == "+3.1 / +0.4"
+    rates = {"win_rate_lower": 51.0, "win_rate_upper": 60.0}
+    assert win_rate_ci(ModelRating(1000.0, 990.0, 1010.0, 50.0, 3, extra=rates)) == "+10.00 / +1.00"
+    assert reach_text(0.5, Bounds(0.52, 0.6), 100) == "+10.00 / +2.00"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import is_number, number_at
-from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS
+from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS, offsets_text
 from vlmscope.tracks.spec import Headline
 
 NO_CI = "(no CI)"
@@ -71,6 +71,5 @@ def reach_text(value: float, bounds: Bounds, scale: float = 1.0) -> str:
     """`+3.12 / -4.80`: how far the interval reaches above and below the value (times `scale`:
     100 for a 0-1 rate shown in percent), with the digits the number itself is shown with
     (a rate's two, a rating's one), so the reach and the bounds a track page shows agree."""
-    above, below = scale * (bounds.upper - value), scale * (value - bounds.lower)
     digits = PERCENT_DIGITS if scale == 100.0 else RATING_DIGITS
-    return f"+{max(above, 0.0):.{digits}f} / -{max(below, 0.0):.{digits}f}"
+    return offsets_text(scale * (bounds.upper - value), scale * (bounds.lower - value), digits)

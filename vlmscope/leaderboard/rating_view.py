@@ -18,7 +18,7 @@ from vlmscope.leaderboard.records import BoardRecord
 from vlmscope.leaderboard.safe_html import markdown_literal
 from vlmscope.leaderboard.values import MISSING, is_number, number_at
 from vlmscope.ratings.boards.board import ModelRating, RatingBoard
-from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS, rating_number
+from vlmscope.shown_numbers import PERCENT_DIGITS, RATING_DIGITS, offsets_text, rating_number
 
 OVERALL = "overall"
 RATING_COLUMNS = ["Rank", "Model", "Rating", "95% CI", "Win rate", "Battles"]
@@ -104,7 +104,7 @@ def win_rate_ci(entry: ModelRating) -> str:
     low, high = number_at(entry.extra, "win_rate_lower"), number_at(entry.extra, "win_rate_upper")
     if rate is None or low is None or high is None or not is_number(rate):
         return ""
-    return f"+{high - rate:.{PERCENT_DIGITS}f} / -{rate - low:.{PERCENT_DIGITS}f}"
+    return offsets_text(high - rate, low - rate, PERCENT_DIGITS)
 
 
 def shown_models(
@@ -185,8 +185,7 @@ def ci_text(entry: ModelRating) -> str:
     """`+12.3 / -8.1`: how far the interval reaches above and below the rating."""
     if not all(is_number(v) for v in (entry.rating, entry.lower, entry.upper)):
         return ""
-    above, below = entry.upper - entry.rating, entry.rating - entry.lower
-    return f"+{above:.{RATING_DIGITS}f} / -{below:.{RATING_DIGITS}f}"
+    return offsets_text(entry.upper - entry.rating, entry.lower - entry.rating, RATING_DIGITS)
 
 
 def _system(name: object) -> str:
