@@ -1,9 +1,10 @@
 """arena-hard v2's style control reads each answer's metadata counts by position
 (`metadata.values()` taken as tokens, headers, lists, bold); FastChat, arena-hard v0.1 and
 ProBench read them by name. An answer whose metadata has the keys in another order is scored
-as v2 scores it, and the board names it in `settings.notes`, which the command prints with the
-file. The features themselves are checked against the official code in
-`test_style_feature_official_sweep.py` (`reordered_keys`)."""
+as v2 scores it, and the board counts such answers in `settings.notes`, one note per side and
+key order naming the first answer, which the command prints once with the file. The features
+themselves are checked against the official code in `test_style_feature_official_sweep.py`
+(`reordered_keys`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from tests.ratings.test_cli import verdicts
 from tests.ratings.verdict_golden import BASELINE, VERDICTS_FILE
-from vlmscope.ratings.boards.arena_hard_v2 import OUT_OF_ORDER
+from vlmscope.ratings.boards.arena_hard_v2 import OUT_OF_ORDER, metadata_order_notes
 from vlmscope.ratings.inputs.verdict_records import (
     STYLE_FIELDS,
     verdict_record_from_dict,
@@ -71,14 +72,14 @@ def test_v2_reads_reordered_keys_by_position_and_says_so(
     styled = got["style_control"]
     assert styled["models"] == positional["style_control"]["models"]  # read by position
     assert styled["models"] != plain["style_control"]["models"]
+    first = rows[0]
     expected = [
-        f"uid {row['uid']!r} ({row['model']!r} against {BASELINE!r}), "
-        f"model_metadata ({', '.join(MOVED)}): {OUT_OF_ORDER}"
-        for row in rows[::EVERY]
+        f"model_metadata ({', '.join(MOVED)}) in {len(rows[::EVERY])} answer(s), first uid "
+        f"{first['uid']!r} ({first['model']!r} against {BASELINE!r}): {OUT_OF_ORDER}"
     ]
     assert styled["settings"]["notes"] == expected
-    for note in expected:
-        assert f"{reordered}: {note}" in printed
+    assert printed.count(OUT_OF_ORDER) == 1  # one line for the file, not one per answer
+    assert f"{reordered}: {expected[0]}" in printed
     for board in (plain["style_control"], positional["style_control"]):
         assert board["settings"]["notes"] == []
 
@@ -98,3 +99,22 @@ def test_a_record_written_back_keeps_its_key_order() -> None:
     assert tuple(written["model_metadata"]) == MOVED
     assert tuple(written["baseline_metadata"]) == STYLE_FIELDS
     assert verdict_record_from_dict(written) == verdict_record_from_dict(row)
+
+
+def test_one_note_per_side_and_key_order_with_its_count() -> None:
+    rows = _with_model_metadata(_rows()[:10], _reordered)  # rows 0 and 5
+    backwards = tuple(reversed(STYLE_FIELDS))
+    rows[3] = {
+        **rows[3],
+        "baseline_metadata": {k: rows[3]["baseline_metadata"][k] for k in backwards},
+    }
+    rows[7] = {**rows[7], "model_metadata": {k: rows[7]["model_metadata"][k] for k in backwards}}
+    notes = metadata_order_notes([verdict_record_from_dict(row) for row in rows])
+    assert [note.split(" answer(s), first uid ")[0] for note in notes] == [
+        f"model_metadata ({', '.join(MOVED)}) in 2",
+        f"baseline_metadata ({', '.join(backwards)}) in 1",
+        f"model_metadata ({', '.join(backwards)}) in 1",
+    ]
+    assert [note.split("first uid ")[1].split(" ")[0] for note in notes] == [
+        repr(rows[i]["uid"]) for i in (0, 3, 7)
+    ]

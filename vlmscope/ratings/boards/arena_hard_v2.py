@@ -16,7 +16,7 @@ Input is the exploded score rows of :func:`vlmscope.ratings.inputs.verdict_battl
   ``(d_m - d_b) / (d_m + d_b + 1)``; standardised with ddof 1. Upstream takes each answer's
   counts by position (``metadata.values()`` as tokens, headers, lists, bold), so do we; an
   answer whose metadata has the keys in another order is scored as upstream scores it, and
-  named in the board's notes (:func:`metadata_order_notes`).
+  counted in the board's notes (:func:`metadata_order_notes`).
 
 Upstream draws from numpy's unseeded global stream; here a ``RandomState`` seed is explicit (the
 goldens were produced after ``np.random.seed(42)``).
@@ -24,6 +24,7 @@ goldens were produced after ``np.random.seed(42)``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -138,21 +139,27 @@ OUT_OF_ORDER = (
 
 
 def metadata_order_notes(records: Sequence[VerdictRecord]) -> list[str]:
-    """One note per answer whose metadata lists the style keys in another order than
-    ``token_len, header_count, list_count, bold_count``: upstream reads the values by position,
-    so its (and our) numbers then differ from those of the same counts in the official order."""
-    notes = []
+    """One note per side and key order other than ``token_len, header_count, list_count,
+    bold_count``, with how many answers have it and the first of them: upstream reads the values
+    by position, so its (and our) numbers then differ from those of the same counts in the
+    official order. Counted rather than listed: a file written with another key order has it on
+    every row, and a line per answer would bury the command's other output."""
+    first: dict[tuple[str, tuple[str, ...]], VerdictRecord] = {}
+    count: Counter[tuple[str, tuple[str, ...]]] = Counter()
     for record in records:
         for side, style in (
             ("model_metadata", record.model_style),
             ("baseline_metadata", record.baseline_style),
         ):
             if style is not None and not style.in_official_order():
-                notes.append(
-                    f"uid {record.uid!r} ({record.model!r} against {record.baseline!r}), "
-                    f"{side} ({', '.join(style.key_order)}): {OUT_OF_ORDER}"
-                )
-    return notes
+                key = (side, style.key_order)
+                first.setdefault(key, record)
+                count[key] += 1
+    return [
+        f"{side} ({', '.join(order)}) in {count[side, order]} answer(s), first uid "
+        f"{record.uid!r} ({record.model!r} against {record.baseline!r}): {OUT_OF_ORDER}"
+        for (side, order), record in first.items()
+    ]
 
 
 def _bt_loss_and_gradient(design: FloatArray, outcome: FloatArray) -> LossAndGradient:
