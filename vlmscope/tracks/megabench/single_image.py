@@ -30,9 +30,7 @@ def single_image_subset(
     one entry for entry. Tasks of any other eval type are not part of either set and are dropped.
     A task named more than once is placed as `_core_and_open` says.
     """
-    core, open_set = _core_and_open(
-        results, lambda r: (r.name, r.eval_type), all_meta, lambda r: r.entry
-    )
+    core, open_set = _result_sets(results, all_meta)
     return core + open_set
 
 
@@ -46,10 +44,15 @@ def official_single_image_subset(
     otherwise it prints a warning and writes nothing. A set counts as empty by the eval type that
     places each task (a task given as Core, then as Open, is in the Open set only).
     """
-    core, open_set = _core_and_open(
-        results, lambda r: (r.name, r.eval_type), all_meta, lambda r: r.entry
-    )
+    core, open_set = _result_sets(results, all_meta)
     return core + open_set if core and open_set else None
+
+
+def _result_sets(
+    results: Sequence[TaskResult], all_meta: Mapping[str, TaskMeta]
+) -> tuple[list[TaskResult], list[TaskResult]]:
+    """The SI task results of the Core set and of the Open set (`_core_and_open`)."""
+    return _core_and_open(results, lambda r: (r.name, r.eval_type), all_meta, lambda r: r.entry)
 
 
 def single_image_entries(
