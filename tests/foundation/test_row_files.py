@@ -37,6 +37,10 @@ def _noisy_jpeg() -> bytes:
     return buffer.getvalue()
 
 
+NOISY_JPEG = _noisy_jpeg()
+"""One drawing of the noise, so the cut file below is a half of the whole one checked."""
+
+
 def _bomb_bmp() -> bytes:
     """A 4x4 BMP whose header says 100000 x 100000 pixels."""
     buffer = io.BytesIO()
@@ -54,14 +58,14 @@ def _bomb_bmp() -> bytes:
         (b"not an image", "cannot identify"),
         (_png()[:30], ""),
         # Cut in its pixel data: `verify()` passes a JPEG unread, the decode does not.
-        (_noisy_jpeg()[: len(_noisy_jpeg()) // 2], "image file is truncated"),
+        (NOISY_JPEG[: len(NOISY_JPEG) // 2], "image file is truncated"),
     ],
 )
 def test_bytes_that_do_not_decode_are_the_rows_error(data: bytes, why: str) -> None:
     with pytest.raises(RowError, match=f"row 7: field 'image' does not decode as an image: {why}"):
         image_format(data, "row 7", "image", RowError)
     assert image_format(_png(), "row 7", "image", RowError) == "PNG"
-    assert image_format(_noisy_jpeg(), "row 7", "image", RowError) == "JPEG"
+    assert image_format(NOISY_JPEG, "row 7", "image", RowError) == "JPEG"
 
 
 def test_a_name_the_file_system_cannot_take_is_the_rows_error(tmp_path: Path) -> None:
