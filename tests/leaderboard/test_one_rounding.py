@@ -15,7 +15,7 @@ from vlmscope.leaderboard.judge_view import consistency_frame
 from vlmscope.leaderboard.ledger_view import cost_frame
 from vlmscope.leaderboard.overview import overview_frame, samples_text
 from vlmscope.leaderboard.overview_cells import overview_cells
-from vlmscope.leaderboard.probench_view import official_frame
+from vlmscope.leaderboard.probench_view import ci_offsets, official_frame
 from vlmscope.leaderboard.rating_view import OVERALL, ci_text, rating_frame, win_rate_ci
 from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.values import percent
@@ -253,3 +253,5 @@ def test_a_reach_keeps_its_sign_when_a_bound_lies_on_the_other_side() -> None:
     rates = {"win_rate_lower": 51.0, "win_rate_upper": 60.0}
     assert win_rate_ci(ModelRating(1000.0, 990.0, 1010.0, 50.0, 3, extra=rates)) == "+10.00 / +1.00"
     assert reach_text(0.5, Bounds(0.52, 0.6), 100) == "+10.00 / +2.00"
+    assert ci_offsets({"score": 1114, "lower": 1107, "upper": 1122}) == "+8 / -7"
+    assert ci_offsets({"score": 1114, "lower": 1115, "upper": 1122}) == "+8 / +1"

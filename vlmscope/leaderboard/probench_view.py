@@ -29,7 +29,7 @@ from vlmscope.leaderboard.records import SummaryRecord
 from vlmscope.leaderboard.safe_html import as_text
 from vlmscope.leaderboard.values import MISSING, number_at
 from vlmscope.ratings.boards.board import RatingBoard
-from vlmscope.shown_numbers import PERCENT_DIGITS, token_count
+from vlmscope.shown_numbers import PERCENT_DIGITS, offsets_text, token_count
 
 TRACKS: dict[str, str] = {
     "singleround": "Single-round",
@@ -106,11 +106,12 @@ def skip_reason(scores: Mapping[str, Any], track: str, choice: str = WHOLE_TRACK
 
 
 def ci_offsets(entry: Mapping[str, Any]) -> str:
-    """`+8 / -7`: how far the interval reaches above and below the score ("" if not known)."""
+    """`+8 / -7`: how far the interval reaches above and below the score ("" if not known), in
+    whole points, as ProBench's scorer casts the score and both bounds to `int`."""
     score, lower, upper = (number_at(entry, k) for k in ("score", "lower", "upper"))
     if score is None or lower is None or upper is None:
         return ""
-    return f"+{upper - score:g} / -{score - lower:g}"
+    return offsets_text(upper - score, lower - score, 0)
 
 
 def official_frame(records: Mapping[str, SummaryRecord]) -> pd.DataFrame:
