@@ -136,17 +136,18 @@ class _Evaluator:
     def visit_Constant(self, node: ast.Constant) -> Any:
         return node.value
 
+    def _values(self, nodes: list[ast.expr]) -> _Step:
+        """The values of `nodes`, evaluated left to right."""
+        values = []
+        for item in nodes:
+            values.append((yield item))
+        return values
+
     def visit_Tuple(self, node: ast.Tuple) -> _Step:
-        items = []
-        for item in node.elts:
-            items.append((yield item))
-        return tuple(items)
+        return tuple((yield from self._values(node.elts)))
 
     def visit_List(self, node: ast.List) -> _Step:
-        items = []
-        for item in node.elts:
-            items.append((yield item))
-        return items
+        return (yield from self._values(node.elts))
 
     def visit_Set(self, node: ast.Set) -> _Step:
         items = set()
@@ -218,10 +219,7 @@ class _Evaluator:
         function = yield node.func
         if not callable(function) or node.keywords:
             raise ValueError("unsupported call")
-        arguments = []
-        for argument in node.args:
-            arguments.append((yield argument))
-        return function(*arguments)
+        return function(*(yield from self._values(node.args)))
 
 
 def evaluate_expression(text: str) -> Any:
