@@ -35,9 +35,11 @@ def test_the_scan_matches_the_official_regex() -> None:
     assert found > 300
 
 
-def test_tries_count_the_splits_of_each_unclosed_run() -> None:
+def test_tries_count_the_splits_of_each_unclosed_run_and_the_walks_after_it() -> None:
     assert boxed_search("\\boxed{abcd")[1] == 2**3
-    assert boxed_search("\\boxed{ab{c}de{ \\boxed{5}") == ("5", 2**1 * 2**1)
+    # "ab": 2 splits; "{c}": walked once per split; "de": 2 splits per way of reaching it.
+    assert boxed_search("\\boxed{ab{c}de{ \\boxed{5}") == ("5", 2 + 2 + 2 * 2)
+    assert boxed_search("\\boxed{" + "a" * 16 + "{}" * 200)[1] == 2**15 * 201
     assert boxed_search("\\boxed{ab} \\boxed{" + "a" * 50) == ("ab", 0)
 
 
@@ -54,6 +56,10 @@ def test_a_search_the_official_alarm_stops_is_scored_as_the_raw_strings() -> Non
     assert boxed_search(cut_off)[1] >= OFFICIAL_ALARM_TRIES
     assert match(cut_off, "42") == 0  # the official alarm: simple_str_match of the raw strings
     assert match("\\boxed{" + "a" * 10 + " = 42", "42") == 1  # the search finishes: "= 42" is read
+    # A short run before thousands of groups: each split walks every group again (minutes upstream).
+    many_groups = "\\boxed{" + "a" * 22 + "{}" * 2000 + " = 42"
+    assert boxed_search(many_groups)[1] >= OFFICIAL_ALARM_TRIES
+    assert match(many_groups, "42") == 0
 
 
 def test_a_non_string_target_raises_as_the_official_search_does() -> None:

@@ -3,16 +3,18 @@
 The official `boxed_single_numerical_match` takes the first match of
 `\\boxed\\{((?:[^{}]+|\\{[^{}]*\\})*)\\}`. Where a `\\boxed{` is never closed (an answer cut off by
 the token limit), that pattern backtracks through every way of splitting each brace-free run into
-pieces: 2 ** (run length - 1) tries per run, so a cut-off `\\boxed{` followed by 40 characters
-takes hours. Only the greedy, longest reading can ever be followed by `}`, so a scan that takes it
-finds the same match (or none) at once.
+pieces, 2 ** (run length - 1) of them, and walks every part after a run again for each: a cut-off
+`\\boxed{` followed by 40 letters takes hours, and so does one followed by 22 letters and a few
+thousand `{}`. Only the greedy, longest reading can ever be followed by `}`, so a scan that takes
+it finds the same match (or none) at once.
 
 The official code runs this search under a 10 s alarm and, when the alarm fires, scores
 `simple_str_match` of the raw response and target instead. The scan therefore also returns how many
 tries the failed `\\boxed{` openings cost the official search; `OFFICIAL_ALARM_TRIES` (2 ** 30, which
 CPython's regex engine spends minutes on) marks a search the official code never finishes.
-Searches of 2 ** 24 to 2 ** 30 tries take about 1 to 60 s there, depending on the machine; they are
-scored as if finished.
+A try costs the official regex 100 to 500 ns, so searches of 2 ** 24 to 2 ** 30 tries take from
+seconds to minutes there, on either side of the alarm depending on the machine; they are scored as
+if finished.
 """
 
 from __future__ import annotations
@@ -28,22 +30,30 @@ _GROUP = re.compile(r"\{[^{}]*\}")
 
 
 def _scan(text: str, start: int) -> tuple[int | None, int]:
-    """End of the boxed contents opened at `start` (None when never closed) and the exponent of the
-    official backtracking: the sum over brace-free runs of (length - 1)."""
+    """End of the boxed contents opened at `start` (None when never closed) and, for an opening
+    never closed, the tries the official backtracking spends on it.
+
+    Every way of splitting the brace-free runs read so far reaches the next part again: a run of
+    length L is split 2 ** (L - 1) ways, once per way of reaching it, and a `{...}` group is
+    walked once per way of reaching it. So a short run followed by thousands of groups costs as
+    much as a long run alone."""
     position = start + len(_OPENING)
-    exponent = 0
+    exponent = 0  # log2 of the ways of reaching `position`
+    tries = 0
     while True:
         run = _RUN.match(text, position)
         if run is not None:
+            tries += 2 ** (exponent + run.end() - run.start() - 1)
             exponent += run.end() - run.start() - 1
             position = run.end()
         group = _GROUP.match(text, position)
         if group is not None:
+            tries += 2**exponent
             position = group.end()
             continue
         if text.startswith("}", position):
-            return position, exponent
-        return None, exponent
+            return position, tries
+        return None, tries
 
 
 def boxed_search(text: str) -> tuple[str | None, int]:
@@ -52,10 +62,10 @@ def boxed_search(text: str) -> tuple[str | None, int]:
     tries = 0
     start = text.find(_OPENING)
     while start != -1:
-        end, exponent = _scan(text, start)
+        end, spent = _scan(text, start)
         if end is not None:
             return text[start + len(_OPENING) : end], tries
-        tries += 2**exponent
+        tries += spent
         start = text.find(_OPENING, start + 1)
     return None, tries
 
