@@ -56,6 +56,10 @@ def test_a_search_the_official_alarm_stops_is_scored_as_the_raw_strings() -> Non
     assert boxed_search(cut_off)[1] >= OFFICIAL_ALARM_TRIES
     assert match(cut_off, "42") == 0  # the official alarm: simple_str_match of the raw strings
     assert match("\\boxed{" + "a" * 10 + " = 42", "42") == 1  # the search finishes: "= 42" is read
+    # Near the alarm (the run is the letters and " = 42"): 2 ** 27 tries take the official regex
+    # about 20 s, 2 ** 21 about a third of a second.
+    assert match("\\boxed{" + "a" * 23 + " = 42", "42") == 0
+    assert match("\\boxed{" + "a" * 17 + " = 42", "42") == 1
     # A short run before thousands of groups: each split walks every group again (minutes upstream).
     many_groups = "\\boxed{" + "a" * 22 + "{}" * 2000 + " = 42"
     assert boxed_search(many_groups)[1] >= OFFICIAL_ALARM_TRIES
