@@ -6,7 +6,9 @@ was 1316 px wide in a 1280 px window: a rated track (a board) showed its interva
 its own. Now every number, a rating too, shows its interval under it in its cell, so the table
 scrolls sideways nowhere at 1280x800. Column titles, the overview's and the cost table's, wrap
 between words (or after a hyphen) only, at 1280 px and at 1000 px, where the overview keeps its
-1280 px layout and scrolls in its frame: "Reques-ts" was the cost table's at 1280 px.
+1280 px layout and scrolls in its frame: "Reques-ts" was the cost table's at 1280 px. Scrolled
+fully right at 1000 px, the row numbers and the Model column stay pinned in the frame, on top
+of the columns that pass under them: numbers were shown without the model they belong to.
 Screenshots go to `test-artifacts/leaderboard/`.
 """
 
@@ -19,6 +21,7 @@ import pytest
 
 from tests.demo_run import DemoRun
 from tests.leaderboard import fabricate
+from tests.leaderboard.sideways import in_view, scrolled_right
 from tests.leaderboard.test_browser import ARTIFACTS, space_page, sync_api
 from vlmscope.leaderboard.load import ResultsLocation
 from vlmscope.leaderboard.rating_view import ci_text
@@ -128,4 +131,35 @@ def test_titles_break_between_words_only(page: sync_api.Page, width: int) -> Non
             assert not title["split"], (width, table, title)
             assert not title["cut"], (width, table, title)
         page.locator(table).screenshot(path=str(ARTIFACTS / f"titles_{table[1:]}_{width}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_the_model_stays_in_view_when_the_overview_scrolls_sideways(
+    page: sync_api.Page, results: ResultStore
+) -> None:
+    page.set_viewport_size({"width": 1000, "height": 800})
+    page.wait_for_timeout(500)
+    page.locator("#overview-table").scroll_into_view_if_needed()
+    shown = scrolled_right(page, "#overview-table")
+    frame, titles, rows = shown["frame"], shown["titles"], shown["rows"]
+    assert shown["page"] <= 1000, shown["page"]  # the table scrolls in its frame, not the page
+    assert shown["scroll"] > shown["width"], shown  # it does scroll sideways at 1000 px ...
+    assert shown["scrolled"] >= shown["scroll"] - shown["width"] - 1, shown  # ... all the way
+    names = [t["title"] for t in titles]
+    model = names.index("Model")
+    assert model == 1, names  # after the row numbers
+    assert not in_view(titles[model + 1], frame), titles[model + 1]  # the first score went by
+    assert in_view(titles[-1], frame), titles[-1]  # and the last column came into view
+    for pinned in (titles[0], titles[model]):
+        assert in_view(pinned, frame) and pinned["on_top"], (pinned, frame)
+    assert len(rows) >= 10, len(rows)
+    known = {r.model for r in results.summaries}
+    known |= {m for record in results.boards.values() for m in record.board.models}
+    for row in rows:
+        assert row[model]["text"] in known, row[model]
+        for pinned in (row[0], row[model]):
+            assert in_view(pinned, frame), (pinned, frame)
+            assert pinned["on_top"] is not False, pinned  # not hidden under a scrolled cell
+        assert row[model]["left"] >= row[0]["right"] - 0.5, row[:2]  # beside the row number
+    page.locator("#overview-table").screenshot(path=str(ARTIFACTS / "every_track_1000_right.png"))
     page.set_viewport_size({"width": 1280, "height": 800})

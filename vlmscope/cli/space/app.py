@@ -25,6 +25,7 @@ from vlmscope.cli.space.compare_page import TAB_ID as COMPARE_TAB  # noqa: E402
 from vlmscope.cli.space.compare_page import base_url, compare_tab  # noqa: E402
 from vlmscope.cli.space.judge_sections import cost_section  # noqa: E402
 from vlmscope.cli.space.sample_page import sample_tab  # noqa: E402
+from vlmscope.cli.space.sideways import OVERVIEW_ID, OVERVIEW_MAX_PX, sideways_css  # noqa: E402
 from vlmscope.cli.space.topics_page import topics_tab  # noqa: E402
 from vlmscope.cli.space.track_pages import page_for, probench_tab  # noqa: E402
 from vlmscope.cli.space.widgets import dom_id, table  # noqa: E402
@@ -46,15 +47,16 @@ from vlmscope.leaderboard.stand_in_banner import (  # noqa: E402
 )
 from vlmscope.leaderboard.topics_view import find_topic_sets  # noqa: E402
 from vlmscope.leaderboard.track_info import track_title  # noqa: E402
-from vlmscope.leaderboard.widths import REFERENCE_PX, fit_widths  # noqa: E402
+from vlmscope.leaderboard.widths import fit_widths  # noqa: E402
 
 TITLE = "vlmscope leaderboard"
 # The overview's column widths (`fit_widths`) fit a 1280 px window in this font and padding
 # (10 px: the four tracks of the demo, ten score columns, fit beside the run columns); its
 # titles, and the cost table's, wrap between words only, never inside one ("Reques-ts"); cells
-# anywhere (a config hash breaks over two lines). In a narrower window the overview keeps that
-# layout and scrolls sideways in its frame, rather than squeezing columns below their titles'
-# words. A track's wide table (`table(..., fit=True)`) is laid out the same way at 1280 px.
+# anywhere (a config hash breaks over two lines). A track's wide table (`table(..., fit=True)`)
+# is laid out the same way, its titles too. In a narrower window each keeps that layout and
+# scrolls sideways in its frame, the model's name pinned (`sideways`), rather than squeezing
+# columns below their titles' words.
 CSS = """
 #overview-table .header-cell, #overview-table .body-cell, #overview-table .sizing-body td,
 .fit-table .header-cell, .fit-table .body-cell, .fit-table .sizing-body td {
@@ -64,10 +66,7 @@ CSS = """
 .fit-table .header-cell .cell-wrap, .fit-table .body-cell .cell-wrap {
   padding-left: 5px; padding-right: 5px;
 }
-.fit-table .header-cell span {
-  word-break: normal; overflow-wrap: break-word;
-}
-#overview-table .header-cell span, #cost-table .header-cell span {
+#overview-table .header-cell span, #cost-table .header-cell span, .fit-table .header-cell span {
   word-break: keep-all; overflow-wrap: normal;
 }
 #overview-table .header-cell .header-icons, .fit-table .header-cell .header-icons {
@@ -76,12 +75,7 @@ CSS = """
 #overview-table .body-cell span, .fit-table .body-cell span {
   word-break: normal; overflow-wrap: anywhere; white-space: pre-line;
 }
-""" + (
-    "@media (max-width: 1279px) {\n"
-    "  #overview-table .upload-container { overflow-x: auto; }\n"
-    f"  #overview-table .virtual-table-viewport {{ min-width: {REFERENCE_PX:g}px; }}\n"
-    "}\n"
-)
+""" + sideways_css()
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(
     font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]
@@ -197,8 +191,8 @@ def overview_tab(store: ResultStore) -> None:
         cells.display,
         show_search="filter",
         show_row_numbers=True,
-        elem_id="overview-table",
-        max_height=700,
+        elem_id=OVERVIEW_ID,
+        max_height=OVERVIEW_MAX_PX,
         wrap=True,
         column_widths=fit_widths(frame),
     )

@@ -14,13 +14,9 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
+from vlmscope.cli.space.sideways import FIT_CLASS, RANK_TITLE, RANKED_CLASS, TABLE_MAX_PX
 from vlmscope.leaderboard.values import column_types
 from vlmscope.leaderboard.widths import fit_widths
-
-FIT_CLASS = "fit-table"
-"""The class of a table whose columns share the page's width (`fit=True`), titles and cells
-wrapping in the overview's small font (the Space's stylesheet), instead of running past the
-right edge of a laptop's window."""
 
 
 def dom_id(*parts: str) -> str:
@@ -35,10 +31,13 @@ def table(
     value (a number with its interval) while sorting and filtering still use the value. With
     `fit=True`, its columns are sized to fit the window (`FIT_CLASS`): a table with an interval
     beside every number is wider than a laptop's window, and its last columns (often the
-    headline) would be off to the right."""
+    headline) would be off to the right. In a narrower window it scrolls sideways with the
+    model's name pinned (`sideways`), the rank before it too when the table starts with one."""
     options.setdefault("show_search", "search")
     if options.pop("fit", False):
-        options.update(wrap=True, column_widths=fit_widths(frame), elem_classes=[FIT_CLASS])
+        ranked = frame.shape[1] > 1 and str(frame.columns[0]) == RANK_TITLE
+        classes = [FIT_CLASS, RANKED_CLASS] if ranked else [FIT_CLASS]
+        options.update(wrap=True, column_widths=fit_widths(frame), elem_classes=classes)
     value: Any = frame
     if display is not None:
         value = {
@@ -51,7 +50,7 @@ def table(
         datatype=column_types(frame.dtypes),  # type: ignore[arg-type]
         interactive=False,
         pinned_columns=1,
-        max_height=options.pop("max_height", 600),
+        max_height=options.pop("max_height", TABLE_MAX_PX),
         **options,
     )
 
