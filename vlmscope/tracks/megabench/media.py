@@ -155,8 +155,10 @@ def _load_even_truncated(opened: Image.Image) -> None:
     """Decode the pixels with truncated files allowed (what the official module sets for the
     whole process), then put Pillow's setting back. The setting is one global of Pillow's, so
     it is switched on (under a lock) only for a file that did not load without it: a whole
-    file decodes the same either way, and other threads' decoding is neither held up nor
-    relaxed by it."""
+    file decodes the same either way, and other threads' decoding is not held up. While it is
+    on, another thread that decodes a truncated file without this lock is relaxed too; a
+    per-image override would need copies of Pillow's own readers, which we judged not worth
+    that rare overlap."""
     with _truncation_lock:
         before = ImageFile.LOAD_TRUNCATED_IMAGES
         ImageFile.LOAD_TRUNCATED_IMAGES = True
