@@ -25,6 +25,7 @@ from vlmscope.cli.space.compare_page import TAB_ID as COMPARE_TAB  # noqa: E402
 from vlmscope.cli.space.compare_page import base_url, compare_tab  # noqa: E402
 from vlmscope.cli.space.judge_sections import cost_section  # noqa: E402
 from vlmscope.cli.space.sample_page import sample_tab  # noqa: E402
+from vlmscope.cli.space.second_lines import FIRST_LINE_CSS  # noqa: E402
 from vlmscope.cli.space.sideways import OVERVIEW_ID, OVERVIEW_MAX_PX, sideways_css  # noqa: E402
 from vlmscope.cli.space.topics_page import topics_tab  # noqa: E402
 from vlmscope.cli.space.track_pages import page_for, probench_tab  # noqa: E402
@@ -56,8 +57,11 @@ TITLE = "vlmscope leaderboard"
 # anywhere (a config hash breaks over two lines). A track's wide table (`table(..., fit=True)`)
 # is laid out the same way, its titles too. In a narrower window each keeps that layout and
 # scrolls sideways in its frame, the model's name pinned (`sideways`), rather than squeezing
-# columns below their titles' words.
-CSS = """
+# columns below their titles' words. The lines under a number in the overview (its interval, rank
+# band or `(no CI)`) are smaller and grey (`second_lines`), so they read as the number's, not as
+# values of their own.
+CSS = (
+    """
 #overview-table .header-cell, #overview-table .body-cell, #overview-table .sizing-body td,
 .fit-table .header-cell, .fit-table .body-cell, .fit-table .sizing-body td {
   font-size: var(--text-xs);
@@ -75,7 +79,10 @@ CSS = """
 #overview-table .body-cell span, .fit-table .body-cell span {
   word-break: normal; overflow-wrap: anywhere; white-space: pre-line;
 }
-""" + sideways_css()
+"""
+    + sideways_css()
+    + FIRST_LINE_CSS
+)
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(
     font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]

@@ -14,6 +14,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
+from vlmscope.cli.space.second_lines import cell_styles
 from vlmscope.cli.space.sideways import FIT_CLASS, RANK_TITLE, RANKED_CLASS, TABLE_MAX_PX
 from vlmscope.leaderboard.values import column_types
 from vlmscope.leaderboard.widths import fit_widths
@@ -28,11 +29,12 @@ def table(
     frame: pd.DataFrame, display: list[list[str]] | None = None, **options: Any
 ) -> gr.Dataframe:
     """A read-only table of `frame`; with `display`, each cell shows that text instead of its
-    value (a number with its interval) while sorting and filtering still use the value. With
-    `fit=True`, its columns are sized to fit the window (`FIT_CLASS`): a table with an interval
-    beside every number is wider than a laptop's window, and its last columns (often the
-    headline) would be off to the right. In a narrower window it scrolls sideways with the
-    model's name pinned (`sideways`), the rank before it too when the table starts with one."""
+    value (a number with its interval, the lines under the number smaller: `second_lines`)
+    while sorting and filtering still use the value. With `fit=True`, its columns are sized to
+    fit the window (`FIT_CLASS`): a table with an interval beside every number is wider than a
+    laptop's window, and its last columns (often the headline) would be off to the right. In a
+    narrower window it scrolls sideways with the model's name pinned (`sideways`), the rank
+    before it too when the table starts with one."""
     options.setdefault("show_search", "search")
     if options.pop("fit", False):
         ranked = frame.shape[1] > 1 and str(frame.columns[0]) == RANK_TITLE
@@ -43,7 +45,7 @@ def table(
         value = {
             "headers": [str(c) for c in frame.columns],
             "data": frame.astype(object).where(frame.notna(), None).values.tolist(),
-            "metadata": {"display_value": display, "styling": [[""] * len(r) for r in display]},
+            "metadata": {"display_value": display, "styling": cell_styles(frame, display)},
         }
     return gr.Dataframe(
         value=value,
