@@ -111,6 +111,7 @@ def test_the_audit_is_printed_and_written(
     for track in TRACKS:
         assert f"\n{track}\n" in printed
     assert "rank old  rank new  change" in printed and "intervals moved most:" in printed
+    assert f"browse: vlmscope space {new}" in printed  # a command that works outside a checkout
     audit = json.loads((new / "audit.json").read_text())
     assert audit["judge"] == "coin-b" and set(audit["tracks"]) == set(TRACKS)
     board = audit["tracks"]["probench"]

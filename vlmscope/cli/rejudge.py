@@ -20,8 +20,8 @@ COMMAND = "vlmscope rejudge"
 DESCRIPTION = """\
 Judge a run's answers again with another judge (or a panel), asking no model: every answer
 comes from the run's cache (or, where the cache lacks one, from the run's details). The new
-results go beside the old ones, under RESULTS/_judges/<judge>/ (point the Space there to browse
-them), and the audit compares the two judges: for ProBench and VisionArena-Bench each model's
+results go beside the old ones, under RESULTS/_judges/<judge>/ (`vlmscope space RESULTS/_judges/<judge>`
+browses them), and the audit compares the two judges: for ProBench and VisionArena-Bench each model's
 rank under both and its change, Spearman and Kendall tau between the two boards, confidence
 agreement and separability, and the models whose interval moved most; for MEGA-Bench and
 SimpleVQA each model's headline numbers under both.
@@ -121,7 +121,7 @@ def report(done: Any, results: Path) -> None:
     if done.restored:
         print(f"\n{done.restored} answers were not in the cache and were read from the details")
     print(f"\nresults: {out}/ (audit.json beside them)", file=sys.stdout)
-    print(f"browse: VLMSCOPE_RESULTS_DIR={out} python leaderboard_space/app.py")
+    print(f"browse: vlmscope space {out}   # the leaderboard over them")
 
 
 def track_audits(done: Any, results: Path) -> dict[str, dict[str, Any]]:
