@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vlmscope.atomic_files import write_text_atomic
+from vlmscope.cli.number_args import amount_above_zero, whole_above_zero
 from vlmscope.cli.run_extras import (
     add_estimate_arguments,
     dry_run,
@@ -43,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, config: bool = True) -> No
         )
     parser.add_argument(
         "--limit",
-        type=int,
+        type=whole_above_zero,
         metavar="N",
         help="a quick debug run: the first N rows of each track; MEGA-Bench: the first N "
         "queries of every task, so every task is still scored. The summaries record N, and the "
@@ -77,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, config: bool = True) -> No
     )
     parser.add_argument(
         "--budget",
-        type=float,
+        type=amount_above_zero,
         metavar="USD",
         help="stop before the next request would take this run's spending past USD (by the "
         "pricing file; a request's cost estimated as for --dry-run); what was answered stays "
