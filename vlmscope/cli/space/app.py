@@ -240,15 +240,16 @@ def _folders_left_out(note: str, kind: str, folders: Sequence[Problem]) -> None:
     )
 
 
-def main(environ: Mapping[str, str] | None = None, **launch: Any) -> None:
+def main(environ: Mapping[str, str] | None = None, **launch: Any) -> gr.Blocks:
     """Serve the Space over the results `environ` names (default: the process environment);
     host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (a Space sets them) unless
-    `launch` gives `server_name` / `server_port`."""
+    `launch` gives `server_name` / `server_port`. Returns the app once it stops serving (at
+    once with `prevent_thread_lock=True`: its `local_url` is where it serves)."""
     environ = os.environ if environ is None else environ
     store = ResultStore(location_from_env(environ))
-    build_app(store, arena_from_env(environ)).launch(
-        theme=THEME, css=CSS, ssr_mode=False, show_error=True, **launch
-    )
+    app = build_app(store, arena_from_env(environ))
+    app.launch(theme=THEME, css=CSS, ssr_mode=False, show_error=True, **launch)
+    return app
 
 
 if __name__ == "__main__":

@@ -83,5 +83,9 @@ def handle(args: argparse.Namespace) -> int:
         launch["server_name"] = args.host
     if args.port:
         launch["server_port"] = args.port
-    main(settings, **launch)
+    # Gradio's own start-up lines tell a user to set `share=True` in `launch()`, code this
+    # command owns; quiet, and say instead where it serves (the port it found) and how to stop.
+    served = main(settings, quiet=True, prevent_thread_lock=True, **launch)
+    print(f"serving the leaderboard at {served.local_url} (Ctrl-C stops it)", flush=True)
+    served.block_thread()
     return 0
