@@ -63,7 +63,20 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name in _SUBCOMMANDS if argv is None else _modules_for(argv):
         importlib.import_module(module_name).add_subparser(subparsers)
+    _list_debug_flag(parser)
     return parser
+
+
+def _list_debug_flag(parser: argparse.ArgumentParser) -> None:
+    """List `--debug` in the `--help` of every command that runs, where its user looks for it.
+    `main` takes the flag off the line before parsing (it may stand anywhere), so this entry is
+    never what sets it."""
+    groups = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for group in groups:
+        for command in group.choices.values():
+            _list_debug_flag(command)
+    if not groups and DEBUG_FLAG not in parser._option_string_actions:
+        parser.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP)
 
 
 def main(argv: list[str] | None = None) -> int:
