@@ -45,6 +45,7 @@ def test_each_dataset_command_exports_the_sample_and_says_what_it_wrote(
         [sys.executable, "-m", module, "--help"], env=_env(tmp_path), capture_output=True,
         text=True, timeout=120, check=True,
     ).stdout  # fmt: skip
+    assert help_text.startswith(f"usage: python -m {module} ")  # as the README runs it
     assert all(option in help_text for option in ("--data-dir", "--out", "--cache-dir"))
     assert "default: the shipped sample" in " ".join(help_text.split())
     done = subprocess.run(

@@ -145,7 +145,9 @@ def export(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python -m vlmscope.datasets.megabench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_export_arguments(
         parser, "the config folders and the unzipped data/ of TIGER-Lab/MEGA-Bench"

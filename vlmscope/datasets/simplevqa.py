@@ -121,7 +121,14 @@ def export(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Export SimpleVQA to a Hub-style parquet folder.")
+    parser = argparse.ArgumentParser(
+        prog="python -m vlmscope.datasets.simplevqa",
+        description="Export SimpleVQA to a Hub-style parquet folder: one folder per config "
+        f"({', '.join(simplevqa_features.CONFIGS)}), split test, and a README card listing "
+        "them, so that `datasets.load_dataset(OUT, 'default')` opens it.",
+        epilog="Example: python -m vlmscope.datasets.simplevqa --out simplevqa_hub "
+        "--data-dir ~/SimpleVQA (a download of m-a-p/SimpleVQA: test.parquet).",
+    )
     add_export_arguments(
         parser, "m-a-p/SimpleVQA's test.parquet (or JSON lines and an image folder)"
     )
