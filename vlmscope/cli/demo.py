@@ -40,8 +40,6 @@ def add_subparser(subparsers: Any) -> None:
 def handle_demo(args: argparse.Namespace) -> int:
     args.config = shipped_config(DEMO)
     where = args.output_dir or "results/demo"
-    print(
-        f"vlmscope demo: the shipped {DEMO}.yaml, every track, results in {where}/",
-        file=sys.stderr,
-    )
+    tracks = f"tracks {args.tracks}" if args.tracks else "every track"
+    print(f"vlmscope demo: the shipped {DEMO}.yaml, {tracks}, results in {where}/", file=sys.stderr)
     return handle(args)
