@@ -18,7 +18,8 @@ Reasons (``SKIP_REASONS``):
   infinite, a string, a boolean, null), or a count or weight is negative.
 * ``missing_field``: a field the rating needs is absent (or not an object where one is
   expected): a verdict's uid or judgments, ``conv_metadata`` or a style count when style
-  control is asked for, a verdict's answer metadata entry.
+  control is asked for, a verdict's answer metadata that is not an object (which of its
+  keys a scorer needs is the scorer's to say: see :mod:`vlmscope.ratings.inputs.verdict_records`).
 * ``bad_games``: a verdict's ``games`` is not a list of two games.
 * ``bad_flag``: a flag (``anony``, a category label) is not true or false.
 * ``repeated``: the row's id (a battle's ``question_id``, a verdict's uid for its model and
@@ -120,6 +121,9 @@ RowKey = Callable[[Mapping[str, Any]], "tuple[str, Any, str] | None"]
 """A row's identity, as (the field that names it, a hashable identity, how a message shows it),
 or None for a row without one."""
 
+Locate = Callable[[T, RowPlace], T]
+"""A usable row given its place, for rows that keep it (a problem found when they are used)."""
+
 
 def check_rows(
     values: Iterable[tuple[int, Any]],
@@ -128,11 +132,13 @@ def check_rows(
     *,
     skip_bad_rows: bool = False,
     key: RowKey | None = None,
+    locate: Locate[T] | None = None,
 ) -> CheckedRows[T]:
     """``build`` every ``(position, value)``; a value that is not a JSON object, or whose
     ``build`` raises :class:`BadRowError`, raises that error at ``place(position)`` or, with
     ``skip_bad_rows``, is counted under its reason instead. With ``key``, a usable row whose
-    identity an earlier usable row already had is ``repeated`` (the first one stands)."""
+    identity an earlier usable row already had is ``repeated`` (the first one stands). With
+    ``locate``, each usable row is handed its place (for problems found after reading)."""
     rows: list[T] = []
     skipped: Counter[str] = Counter()
     first: dict[str, str] = {}
@@ -154,7 +160,7 @@ def check_rows(
                         f"{identity[2]} repeats the row at {_unsourced(place(earlier))}; "
                         "it would be rated twice",
                     )
-            rows.append(row)
+            rows.append(row if locate is None else locate(row, place(position)))
         except BadRowError as error:
             located = error.at(place(position))
             if not skip_bad_rows:
@@ -189,6 +195,7 @@ def check_file(
     *,
     skip_bad_rows: bool = False,
     key: RowKey | None = None,
+    locate: Locate[T] | None = None,
 ) -> CheckedRows[T]:
     """:func:`check_rows` over a JSON-lines file (blank lines ignored), a JSON array or a Parquet
     file (rows named by 0-based index, like a JSON array).
@@ -205,6 +212,7 @@ def check_file(
             build,
             skip_bad_rows=skip_bad_rows,
             key=key,
+            locate=locate,
         )
     text = read_text(path)
     if text.lstrip().startswith("["):
@@ -218,6 +226,7 @@ def check_file(
             build,
             skip_bad_rows=skip_bad_rows,
             key=key,
+            locate=locate,
         )
     return check_rows(
         _json_lines(text),
@@ -225,6 +234,7 @@ def check_file(
         build,
         skip_bad_rows=skip_bad_rows,
         key=key,
+        locate=locate,
     )
 
 
