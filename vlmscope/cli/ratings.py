@@ -81,8 +81,9 @@ references (default arena-hard-v0.1):
                    the median of a 50-step L-BFGS style fit per round; 5/95 percent interval;
                    it takes the metadata counts by position (token_len, header_count,
                    list_count, bold_count), as upstream does: answers whose keys come in
-                   another order are counted in settings.notes (one note per order, naming
-                   the first) and printed
+                   another order, or under other names, are counted in settings.notes (one
+                   note per order, naming the first) and printed; a layout upstream stops on
+                   (other than 4 keys, 2 or 4 for the baseline) is an error naming the answer
 Input rows: {uid, model, [baseline], [category], games: [{judgment}, {judgment}],
 [model_metadata, baseline_metadata]} where games[0] shows the baseline as Assistant A;
 ProBench files {uuid, model, "1": text, "0": text} also load. Row order matters for the

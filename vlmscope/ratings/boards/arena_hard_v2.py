@@ -15,8 +15,10 @@ Input is the exploded score rows of :func:`vlmscope.ratings.inputs.verdict_battl
   length ``(m - b) / (m + b)``; markdown density ``count / (tokens + 1)`` then
   ``(d_m - d_b) / (d_m + d_b + 1)``; standardised with ddof 1. Upstream takes each answer's
   counts by position (``metadata.values()`` as tokens, headers, lists, bold), so do we; an
-  answer whose metadata has the keys in another order is scored as upstream scores it, and
-  counted in the board's notes (:func:`metadata_order_notes`).
+  answer whose metadata has the keys in another order, or other keys in their places, is scored
+  as upstream scores it, and counted in the board's notes (:func:`metadata_order_notes`); a
+  layout upstream stops on is an error naming the answer
+  (:mod:`vlmscope.ratings.boards.arena_hard_v2_metadata`).
 
 Upstream draws from numpy's unseeded global stream; here a ``RandomState`` seed is explicit (the
 goldens were produced after ``np.random.seed(42)``).
@@ -32,11 +34,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit, log_expit
 
+from vlmscope.ratings.boards.arena_hard_v2_metadata import positional_counts
 from vlmscope.ratings.fits.fit_checks import require_finite, require_varying
 from vlmscope.ratings.fits.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
 from vlmscope.ratings.fits.pandas_group_stats import group_mean, group_quantile
 from vlmscope.ratings.inputs.verdict_battles import JudgedScore
-from vlmscope.ratings.inputs.verdict_records import VerdictRecord
+from vlmscope.ratings.inputs.verdict_records import STYLE_FIELDS, VerdictRecord
 
 FloatArray = NDArray[np.float64]
 
@@ -113,13 +116,9 @@ def arena_hard_v2_board(
 
 
 def v2_style_features(scores: Sequence[JudgedScore]) -> FloatArray:
-    """Standardised (ddof 1) length and markdown-density differences, model minus baseline."""
-    if any(r.model_style is None or r.baseline_style is None for r in scores):
-        raise ValueError("style control needs model_metadata and baseline_metadata on every record")
-    model = np.array([r.model_style.by_position() for r in scores if r.model_style], dtype=float)
-    base = np.array(
-        [r.baseline_style.by_position() for r in scores if r.baseline_style], dtype=float
-    )
+    """Standardised (ddof 1) length and markdown-density differences, model minus baseline
+    (a baseline with two counts has one density, compared with each of the model's three)."""
+    model, base = positional_counts(scores)  # by position; a layout upstream stops on raises
     features = np.empty_like(model)
     with np.errstate(divide="ignore", invalid="ignore"):  # both answers 0 tokens: 0 / 0
         features[:, 0] = (model[:, 0] - base[:, 0]) / (model[:, 0] + base[:, 0])
@@ -136,13 +135,17 @@ def v2_style_features(scores: Sequence[JudgedScore]) -> FloatArray:
 OUT_OF_ORDER = (
     "metadata keys out of the official order: read by position as the official scorer does"
 )
+NOT_THE_OFFICIAL_KEYS = (
+    "metadata keys other than the official four: read by position as the official scorer does"
+)
+ONE_DENSITY = "; its second count is compared with each of the model's three markdown counts"
 
 
 def metadata_order_notes(records: Sequence[VerdictRecord]) -> list[str]:
     """One note per side and key order other than ``token_len, header_count, list_count,
-    bold_count``, with how many answers have it and the first of them: upstream reads the values
-    by position, so its (and our) numbers then differ from those of the same counts in the
-    official order. Counted rather than listed: a file written with another key order has it on
+    bold_count`` (other keys included), with how many answers have it and the first of them:
+    upstream reads the values by position, so its (and our) numbers then differ from those of
+    the same counts under the official keys in the official order. Counted rather than listed: a file written with another key order has it on
     every row, and a line per answer would bury the command's other output."""
     first: dict[tuple[str, tuple[str, ...]], VerdictRecord] = {}
     count: Counter[tuple[str, tuple[str, ...]]] = Counter()
@@ -157,9 +160,16 @@ def metadata_order_notes(records: Sequence[VerdictRecord]) -> list[str]:
                 count[key] += 1
     return [
         f"{side} ({', '.join(order)}) in {count[side, order]} answer(s), first uid "
-        f"{record.uid!r} ({record.model!r} against {record.baseline!r}): {OUT_OF_ORDER}"
+        f"{record.uid!r} ({record.model!r} against {record.baseline!r}): {_why(order)}"
         for (side, order), record in first.items()
     ]
+
+
+def _why(order: tuple[str, ...]) -> str:
+    """Which misreading a key order leads to: only reordered, or other keys read as counts."""
+    if sorted(order) == sorted(STYLE_FIELDS):
+        return OUT_OF_ORDER
+    return NOT_THE_OFFICIAL_KEYS + (ONE_DENSITY if len(order) == 2 else "")
 
 
 def _bt_loss_and_gradient(design: FloatArray, outcome: FloatArray) -> LossAndGradient:

@@ -43,7 +43,7 @@ from vlmscope.ratings.inputs.verdict_battles import (
     battles_from_verdicts,
     scores_from_verdicts,
 )
-from vlmscope.ratings.inputs.verdict_records import VerdictRecord
+from vlmscope.ratings.inputs.verdict_records import VerdictRecord, require_named_styles
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,8 @@ def _settings(settings: VerdictSettings, **extra: Any) -> dict[str, Any]:
 
 
 def _arena_hard_v01(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
+    if settings.style_control:
+        require_named_styles(records)  # its style fit reads the four counts by name
     judged = battles_from_verdicts(records, settings.weight, settings.first_game_only)
     board = arena_hard_v01_board(  # a board keeps finite numbers, small categories included
         judged.rows,
@@ -194,6 +196,7 @@ def _arena_hard_v01(records: Sequence[VerdictRecord], settings: VerdictSettings)
 
 def _probench(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
     """One style-controlled fit per judged model; the baseline entry is shared (always 1114)."""
+    require_named_styles(records)  # its fits read the four counts by name
     baseline = settings.baseline
     models: dict[str, dict[str, Any]] = {}
     unparseable, excluded = 0, Counter[str]()

@@ -31,6 +31,7 @@ from vlmscope.judges.verdicts import (
     label_preference,
     parse_verdict,
 )
+from vlmscope.ratings.inputs.row_checks import RowPlace
 from vlmscope.ratings.inputs.verdict_records import AnswerStyle, VerdictRecord
 
 DEFAULT_STRONG_WEIGHT = 3
@@ -61,6 +62,8 @@ class JudgedScore:
     category: str | None = None
     model_style: AnswerStyle | None = None
     baseline_style: AnswerStyle | None = None
+    place: RowPlace | None = field(default=None, compare=False)
+    """Where its verdict record was read, to name it when its metadata cannot be scored."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,7 @@ def scores_from_verdicts(
                 category=record.category,
                 model_style=record.model_style,
                 baseline_style=record.baseline_style,
+                place=record.place,
             )
             for value in values
         )

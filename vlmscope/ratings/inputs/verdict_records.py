@@ -15,12 +15,19 @@ blank model or baseline, a model judged against itself, metadata counts that are
 non-negative numbers, a row without uid or judgments are errors naming the file, line and field
 (or, with ``skip_bad_rows``, skipped and counted). A judgment without a label is not a bad row:
 the scorers count it as unparseable.
+
+Metadata written by another tool may have keys besides the four, or lack some of them. Reading
+keeps every key in its order with its count (`AnswerStyle.by_position`), because whether that
+is an error depends on the scorer: the ones that read counts by name need the four keys
+(`require_named_styles`), arena-hard v2 reads positions and gives a number for some such
+layouts. A record read from a file keeps its place (`VerdictRecord.place`), so a problem found
+when it is scored names the file and line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +38,7 @@ from vlmscope.ratings.inputs.row_checks import (
     SELF_BATTLE,
     BadRowError,
     CheckedRows,
+    RowPlace,
     check_file,
     count_total,
     model_name,
@@ -41,50 +49,76 @@ STYLE_FIELDS = ("token_len", "header_count", "list_count", "bold_count")
 
 @dataclass(frozen=True)
 class AnswerStyle:
-    """Token count and markdown counts of one answer; dict counts are summed like upstream."""
+    """Token count and markdown counts of one answer; dict counts are summed like upstream.
+
+    A count the metadata lacks reads 0 here and is listed in `missing`: scorers that read the
+    counts by name call `require_named_styles` first."""
 
     tokens: int
     headers: int
     lists: int
     bold: int
     key_order: tuple[str, ...] = STYLE_FIELDS
-    """The order of the four keys in the metadata read (`STYLE_FIELDS` is the official one)."""
+    """Every key of the metadata read, in its order (`STYLE_FIELDS` is the official layout)."""
+    other_counts: tuple[int | None, ...] = ()
+    """The counts of the keys in `key_order` that are not among the four, in their order, read
+    as the four are; None where the value is not a count (a string, null, a boolean)."""
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any], name: str = "metadata") -> AnswerStyle:
         """Read ``{token_len, header_count, list_count, bold_count}`` (ints or dicts of ints).
 
-        Each count must be a finite, non-negative number: else :class:`BadRowError` naming
-        ``name.field`` (``missing_field`` for an absent one, ``bad_number`` for a bad one)."""
+        Each of the four that is present must be a finite, non-negative number: else
+        :class:`BadRowError` (``bad_number``) naming ``name.field``. Absent ones and other keys
+        are kept for the scorer to judge (module doc)."""
         if not isinstance(metadata, Mapping):
             raise BadRowError(MISSING_FIELD, name, "not an object")
-        missing = [field for field in STYLE_FIELDS if field not in metadata]
-        if missing:
-            raise BadRowError(MISSING_FIELD, f"{name}.{missing[0]}", "absent")
         tokens, headers, lists, bold = (
-            _total(metadata[field], f"{name}.{field}") for field in STYLE_FIELDS
+            _total(metadata[key], f"{name}.{key}") if key in metadata else 0 for key in STYLE_FIELDS
         )
-        order = tuple(key for key in metadata if key in STYLE_FIELDS)
-        return cls(tokens=tokens, headers=headers, lists=lists, bold=bold, key_order=order)
+        others = tuple(_count_or_none(metadata[key]) for key in metadata if key not in STYLE_FIELDS)
+        return cls(tokens, headers, lists, bold, key_order=tuple(metadata), other_counts=others)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The four keys the metadata lacks, in the official order."""
+        return tuple(key for key in STYLE_FIELDS if key not in self.key_order)
 
     def as_tuple(self) -> tuple[int, int, int, int]:
-        """The counts by name: tokens, headers, lists, bold."""
+        """The counts by name: tokens, headers, lists, bold (scorers reading them check
+        `require_named_styles` first; this refuses rather than read an absent count as 0)."""
+        if self.missing:
+            raise ValueError(f"metadata lacks {', '.join(self.missing)}")
         return (self.tokens, self.headers, self.lists, self.bold)
 
-    def by_position(self) -> tuple[int, ...]:
-        """The counts in the metadata's key order, as arena-hard v2's `show_result` reads them
-        (`metadata.values()`, taken to be tokens, headers, lists, bold): equal to `as_tuple`
-        when the keys came in the official order."""
-        by_name = dict(zip(STYLE_FIELDS, self.as_tuple(), strict=True))
-        return tuple(by_name[key] for key in self.key_order)
+    def by_position(self) -> tuple[int | None, ...]:
+        """The count of every key, in the metadata's order, as arena-hard v2's `show_result`
+        reads them (`metadata.values()`, taken to be tokens, headers, lists, bold): equal to
+        `as_tuple` when the keys came in the official layout. None: not a count."""
+        counts = (self.tokens, self.headers, self.lists, self.bold)
+        by_name = dict(zip(STYLE_FIELDS, counts, strict=True))
+        others = iter(self.other_counts)
+        return tuple(by_name[key] if key in by_name else next(others) for key in self.key_order)
 
     def in_official_order(self) -> bool:
         return self.key_order == STYLE_FIELDS
+
+    def as_metadata(self) -> dict[str, int | None]:
+        """The metadata as read back: every key in its order with its count."""
+        return dict(zip(self.key_order, self.by_position(), strict=True))
 
 
 def _total(value: Any, name: str) -> int:
     """An int as is, a dict of counts as the sum of its values (all references do this)."""
     return int(count_total(value, name))
+
+
+def _count_or_none(value: Any) -> int | None:
+    """Another key's value read as the four are read, or None when it is not a count."""
+    try:
+        return _total(value, "metadata")
+    except BadRowError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -98,6 +132,8 @@ class VerdictRecord:
     category: str | None = None
     model_style: AnswerStyle | None = None
     baseline_style: AnswerStyle | None = None
+    place: RowPlace | None = field(default=None, compare=False)
+    """Where the record was read (file and line), when it came from a file."""
 
     def __post_init__(self) -> None:
         model_name({}, "model", self.model)
@@ -172,8 +208,7 @@ def verdict_record_to_dict(record: VerdictRecord) -> dict[str, Any]:
         ("baseline_metadata", record.baseline_style),
     ):
         if style is not None:
-            counts = dict(zip(STYLE_FIELDS, style.as_tuple(), strict=True))
-            row[key] = {field: counts[field] for field in style.key_order}  # order kept: v2
+            row[key] = style.as_metadata()  # every key, order kept: v2 reads by position
     return row
 
 
@@ -183,6 +218,27 @@ def _judgment_text(game: Any) -> str | None:
         return None
     judgment = game.get("judgment") if isinstance(game, Mapping) else game
     return judgment if isinstance(judgment, str) else None
+
+
+def require_named_styles(records: Sequence[VerdictRecord]) -> None:
+    """For scorers that read the four counts by name (arena-hard v0.1, ProBench): every
+    answer's metadata has them, else a ``ValueError`` naming the file and line, the record
+    (uid, model, baseline), the absent key and the keys there are. Found when scoring, not
+    reading (a scorer that reads none, or reads positions, can use the row), so
+    ``--skip-bad-rows`` cannot leave the row out."""
+    for record in records:
+        for side, style in (
+            ("model_metadata", record.model_style),
+            ("baseline_metadata", record.baseline_style),
+        ):
+            if style is not None and style.missing:
+                where = "" if record.place is None else f"{record.place}: "
+                raise ValueError(
+                    f"{where}field '{side}.{style.missing[0]}': uid {record.uid!r} "
+                    f"({record.model!r} against {record.baseline!r}) "
+                    f"(keys: {', '.join(style.key_order)}): absent; this reference reads "
+                    f"the four counts by name ({', '.join(STYLE_FIELDS)})"
+                )
 
 
 def verdict_key(
@@ -209,6 +265,7 @@ def read_verdict_file(
         lambda row: verdict_record_from_dict(row, baseline),
         skip_bad_rows=skip_bad_rows,
         key=lambda row: verdict_key(row, baseline),
+        locate=lambda record, place: replace(record, place=place),
     )
 
 
