@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from vlmscope.config.fields import Name, _Strict
+from vlmscope.config.hints import problem_text
 from vlmscope.config.judges import _JUDGE_TAGS, JudgeConfig, JudgePanelConfig
 from vlmscope.config.models import ModelConfig
 from vlmscope.config.options import option_fields, set_options
@@ -170,7 +171,7 @@ def parse_config(raw: dict[str, Any], *, source: str = "<config>") -> RunConfig:
         return RunConfig.model_validate(raw)
     except ValidationError as err:
         problems = "; ".join(
-            ": ".join(filter(None, (_field_path(e["loc"]), e["msg"].removeprefix("Value error, "))))
+            ": ".join(filter(None, (_field_path(e["loc"]), problem_text(e, RunConfig))))
             for e in err.errors()
         )
         raise ConfigError(f"{source}: {problems}") from err

@@ -55,7 +55,10 @@ def track_spec(name: str) -> TrackSpec:
         return loaded.specs[name]
     if name in loaded.broken:
         raise BadPlugin(loaded.broken[name])
-    raise UnknownTrack(f"unknown track {name!r}; known: {', '.join(track_names())}")
+    from vlmscope.config.hints import did_you_mean  # only on this error path
+
+    hint = did_you_mean(name, track_names())
+    raise UnknownTrack(f"unknown track {name!r}{hint}; known: {', '.join(track_names())}")
 
 
 def spec_for_results(track: str) -> TrackSpec | None:
