@@ -68,6 +68,11 @@ def _error(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> str
             "  - name: megabenhc\n",
             "tracks.0.name: unknown track 'megabenhc'; did you mean 'megabench'?; known: ",
         ),
+        (
+            MODEL,
+            "  - name: megabench\n    subset: core\n    options: {cott: with}\n",
+            "tracks.0.options.cott: unknown key; did you mean 'cot'?",
+        ),
     ],
 )
 def test_a_misspelling_is_named_with_what_was_meant(

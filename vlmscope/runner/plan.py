@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 from vlmscope.config import ConfigError, JudgePanelConfig, RunConfig, TrackConfig
 from vlmscope.dependencies import Dependency, MissingDependency, missing_message
 from vlmscope.hub_data import DataOrigin
 from vlmscope.runner.data_rows import check_rows
+from vlmscope.runner.option_errors import options_problem
 from vlmscope.tracks.base import Track
 from vlmscope.tracks.hub_sources import resolve_track_data
 from vlmscope.tracks.registry import UnknownTrack, build_track, track_spec
@@ -52,6 +55,11 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
         try:
             resolved, origin = resolve_track_data(track_config)
             track = build_track(resolved, limit=config.limit)
+        except ValidationError as err:
+            problem = options_problem(err, f"{source}: {field}")
+            if problem is None:
+                raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
+            raise ConfigError(problem) from err
         except (ValueError, TypeError, OSError) as err:  # OSError: a data_dir not there
             raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
         check_rows(track, resolved, origin, config.models, f"{source}: {field}")
