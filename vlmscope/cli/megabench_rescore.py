@@ -21,11 +21,11 @@ from vlmscope.tracks.megabench.official_files import (
     TASK_RESULTS,
     read_json,
     summary_and_keyword_stats,
-    task_results_from_scored,
     write_json,
     write_task_results,
 )
 from vlmscope.tracks.megabench.single_image import official_single_image_subset
+from vlmscope.tracks.megabench.task_result_rows import read_task_results
 
 COT_CHOICE = "cot_choice.json"
 
@@ -157,7 +157,7 @@ def handle_summarize(args: argparse.Namespace) -> int:
     """Write summary_and_keyword_stats.json for a task_results.json, and the single-image subset
     files where the official tool writes them (the subset has both a Core and an Open task)."""
     all_meta = load_task_meta(args.task_meta)
-    results = task_results_from_scored(read_json(args.task_results))
+    results = read_task_results(args.task_results)
     out_dir = Path(args.out)
     full = summary_and_keyword_stats(results, all_meta)
     print(f"wrote {write_json(out_dir / SUMMARY_AND_KEYWORD_STATS, full)}")
@@ -180,7 +180,7 @@ def handle_summarize(args: argparse.Namespace) -> int:
 
     if args.core_without_cot is not None:
         with_cot = model_summary(results, all_meta.keys())
-        other_run = task_results_from_scored(read_json(args.core_without_cot))
+        other_run = read_task_results(args.core_without_cot)
         without_cot = model_summary(other_run, all_meta.keys())
         if not (with_cot.core and with_cot.open and without_cot.core):
             print(

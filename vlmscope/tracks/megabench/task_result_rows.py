@@ -1,0 +1,68 @@
+"""A `task_results.json` (or `data_with_scores.json`) a user hands to `vlmscope megabench`,
+checked row by row before it is summarised.
+
+The official tools index each row's keys directly, so a row without its `name` (or a scored
+task without its `task_name`, `eval_type`, `query_response` or `example_info`) stops them with a
+`KeyError`, and a document of the wrong shape with a `TypeError`. Here each becomes one error
+naming the file, the row and the key, and what the row should hold. What the official code
+reads with a default (a missing `score` or count is 0; a scored task without a
+`mean_task_score` is left out) keeps that default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from vlmscope.tracks.megabench.aggregation import TaskResult
+from vlmscope.tracks.megabench.official_files import read_json, task_results_from_scored
+
+_RESULT_KEYS = ("name", "eval_type")
+"""What each `task_results.json` row needs (the official reader indexes them)."""
+_SCORED_KEYS = ("task_name", "eval_type", "query_response", "example_info")
+"""What each scored task of a `data_with_scores.json` needs, when it has a `mean_task_score`."""
+
+
+def read_task_results(path: str | Path) -> list[TaskResult]:
+    """The task results in `path`, or a `ValueError` naming the file, row and key at fault."""
+    document = read_json(path)
+    check_task_results(document, str(path))
+    try:
+        return task_results_from_scored(document)
+    except ValueError as err:  # a count that is not a number names its task already
+        raise ValueError(f"{path}: {err}") from None
+
+
+def check_task_results(document: Any, source: str) -> None:
+    """Refuse a document whose rows the official readers would fail on, naming the first."""
+    keys: tuple[str, ...]
+    if isinstance(document, Mapping) and "data" in document:
+        rows, keys, what = document["data"], _SCORED_KEYS, "data_with_scores.json"
+        if not isinstance(rows, list):
+            raise ValueError(f"{source}: field 'data': expected a list of scored tasks")
+        rows_read = [(i, row) for i, row in enumerate(rows) if _scored(row)]
+        for index, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                raise ValueError(f"{source} data[{index}]: expected an object, got {row!r:.60}")
+    elif isinstance(document, list):
+        rows_read, keys, what = list(enumerate(document)), _RESULT_KEYS, "task_results.json"
+    else:
+        raise ValueError(
+            f"{source}: expected a task_results.json list of task results, or a "
+            'data_with_scores.json {"data": [...]} document'
+        )
+    for index, row in rows_read:
+        place = f"{source} row {index}" if keys is _RESULT_KEYS else f"{source} data[{index}]"
+        if not isinstance(row, Mapping):
+            raise ValueError(f"{place}: expected an object with {', '.join(keys)}, got {row!r:.60}")
+        for key in keys:
+            if key not in row:
+                raise ValueError(
+                    f"{place}: field {key!r}: absent; each {what} row needs {', '.join(keys)}"
+                )
+
+
+def _scored(row: Any) -> bool:
+    """Whether the official refinement keeps this task (it has a score other than -1)."""
+    return isinstance(row, Mapping) and "mean_task_score" in row and row["mean_task_score"] != -1
