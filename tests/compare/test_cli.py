@@ -70,6 +70,19 @@ def test_bad_input_is_named(
     assert "at least two models" in capsys.readouterr().err
 
 
+def test_a_misspelt_model_or_track_is_named_with_the_one_meant(
+    compare_results: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["compare", str(compare_results), ORACLE, COIN.upper()]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: vlmscope compare: no results for {COIN.upper()} (did you ")
+    assert f"mean {COIN!r}?); the results hold " in err and err.count("\n") == 1
+    argv = ["compare", str(compare_results), ORACLE, COIN, "--track", "simplevq"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "no results for track simplevq (did you mean 'simplevqa'?); the results hold " in err
+
+
 def test_help_explains_and_the_command_starts_cheaply() -> None:
     script = (
         "import json, sys\n"

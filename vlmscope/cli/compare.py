@@ -78,13 +78,13 @@ def handle_compare(args: argparse.Namespace) -> int:
     from vlmscope.leaderboard.result_store import ResultStore
 
     if len(args.models) < 2:
-        print("vlmscope compare: name at least two models", file=sys.stderr)
+        print("error: vlmscope compare: name at least two models", file=sys.stderr)
         return 2
     if args.rounds < 1:
-        print("vlmscope compare: --rounds must be at least 1", file=sys.stderr)
+        print("error: vlmscope compare: --rounds must be at least 1", file=sys.stderr)
         return 2
     if not args.results.is_dir():
-        print(f"vlmscope compare: {args.results}: no such results folder", file=sys.stderr)
+        print(f"error: vlmscope compare: {args.results}: no such results folder", file=sys.stderr)
         return 2
     store = ResultStore(ResultsLocation.local(args.results))
     for problem in store.problems:
@@ -105,7 +105,7 @@ def handle_compare(args: argparse.Namespace) -> int:
             progress=progress,
         )
     except (UnknownModel, ValueError) as error:
-        print(f"vlmscope compare: {error}", file=sys.stderr)
+        print(f"error: vlmscope compare: {error}", file=sys.stderr)
         return 2
     if args.markdown == "-":
         print(markdown_report(report), end="")

@@ -100,13 +100,15 @@ def compare_models(
     unknown = [m for m in models if m not in known]
     if unknown:
         raise UnknownModel(
-            f"no results for {', '.join(unknown)}; the results hold {', '.join(known) or 'no model'}"
+            f"no results for {_named(unknown, known)}; "
+            f"the results hold {', '.join(known) or 'no model'}"
         )
     chosen = list(tracks) if tracks else store.tracks()
     missing = [t for t in chosen if t not in store.tracks()]
     if missing:
         raise ValueError(
-            f"no results for track {', '.join(missing)}; the results hold {', '.join(store.tracks())}"
+            f"no results for track {_named(missing, store.tracks())}; "
+            f"the results hold {', '.join(store.tracks())}"
         )
     compared = []
     for track in chosen:
@@ -145,3 +147,15 @@ def _compare_track(
         notes=tuple(notes + compared.notes),
         mismatch={m: ids for m, ids in compared.missing.items() if ids},
     )
+
+
+def _named(asked: Sequence[str], held: Sequence[str]) -> str:
+    """The names asked for that the results lack, each with the held name it most likely
+    misspells ("gpt4o (did you mean 'gpt-4o'?)")."""
+    from vlmscope.config.hints import closest  # only on this error path
+
+    def one(name: str) -> str:
+        best = closest(name, held)
+        return f"{name} (did you mean {best!r}?)" if best is not None else name
+
+    return ", ".join(one(name) for name in asked)
