@@ -72,3 +72,16 @@ def test_the_demo_config_loads() -> None:
     config = load_arena_config(REPO / "configs" / "arena_demo.yaml")
     assert isinstance(config, ArenaConfig)
     assert len(config.names) == 2 and config.pairing.rule == "uniform"
+
+
+def test_a_misspelt_key_is_named_with_the_one_meant(tmp_path: Path) -> None:
+    model = "{backend: openai, name: %s, base_url: 'http://127.0.0.1:1/v1', model: m}"
+    top = _write(tmp_path, f"contestants: [{model % 'x'}, {model % 'y'}]\npairng: {{}}")
+    with pytest.raises(ConfigError, match=r"pairng: unknown key; did you mean 'pairing'\?$"):
+        load_arena_config(top)
+    bad = model[:-1] % "y" + ", timeout: 3}"
+    inner = _write(tmp_path, f"contestants: [{model % 'x'}, {bad}]")
+    with pytest.raises(
+        ConfigError, match=r"contestants\.1\.openai\.timeout: unknown key; did you "
+    ):
+        load_arena_config(inner)
