@@ -55,7 +55,10 @@ def _bomb_bmp() -> bytes:
     [
         (b"P6\n16", "Reached EOF"),  # a header cut short: Pillow raises ValueError
         (_bomb_bmp(), "Image size"),  # Pillow's DecompressionBombError
-        (b"not an image", "cannot identify"),
+        (
+            b"not an image",
+            r"cannot identify an image format Pillow reads in its 12 bytes \(they start b'not an image'\)$",
+        ),
         (_png()[:30], ""),
         # Cut in its pixel data: `verify()` passes a JPEG unread, the decode does not.
         (NOISY_JPEG[: len(NOISY_JPEG) // 2], "image file is truncated"),

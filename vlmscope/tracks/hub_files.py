@@ -111,7 +111,15 @@ def image_format(data: bytes, where: str, field: str, error: type[ValueError]) -
         ValueError,
         DecompressionBombError,
     ) as err:
-        raise error(f"{where}: field {field!r} does not decode as an image: {err}") from err
+        # Pillow names the in-memory buffer it read ("<_io.BytesIO object at 0x...>"), which
+        # tells the user nothing; the bytes' length and start say what the field held instead
+        reason = (
+            f"cannot identify an image format Pillow reads in its {len(data)} bytes "
+            f"(they start {data[:16]!r})"
+            if isinstance(err, UnidentifiedImageError)
+            else str(err)
+        )
+        raise error(f"{where}: field {field!r} does not decode as an image: {reason}") from err
     return kind
 
 
