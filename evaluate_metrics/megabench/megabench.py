@@ -54,8 +54,12 @@ class Megabench(evaluate.Metric):
 
     def _info(self):
         if self.config_name not in METRICS:
+            from vlmscope.config.hints import did_you_mean  # only on this error path
+
+            hint = did_you_mean(self.config_name, sorted(METRICS))
             raise KeyError(
-                f"unknown MEGA-Bench metric {self.config_name!r}; one of {sorted(METRICS)}"
+                f"unknown MEGA-Bench metric {self.config_name!r}{hint} (the config name "
+                f"selects the metric: evaluate.load(path, NAME)); one of {sorted(METRICS)}"
             )
         return evaluate.MetricInfo(
             description=_DESCRIPTION,

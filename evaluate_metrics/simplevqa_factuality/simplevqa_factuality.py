@@ -64,8 +64,17 @@ def _grade(prediction, index):
     try:
         return Grade(prediction)
     except ValueError:
+        from vlmscope.config.hints import did_you_mean  # only on this error path
+
         known = ", ".join(repr(g.value) for g in Grade)
-        raise ValueError(f"predictions[{index}]: {prediction!r} is not one of {known}") from None
+        hint = (
+            did_you_mean(prediction, [g.value for g in Grade])
+            if isinstance(prediction, str)
+            else ""
+        )
+        raise ValueError(
+            f"predictions[{index}]: {prediction!r} is not one of {known}{hint}"
+        ) from None
 
 
 def _label(group, index):

@@ -46,6 +46,8 @@ def test_eval_context_metric(evaluate_lib) -> None:  # type: ignore[no-untyped-d
 def test_unknown_metric_is_rejected(evaluate_lib) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(KeyError):
         evaluate_lib.load(str(MODULE_DIR), "no_such_metric")
+    with pytest.raises(KeyError, match="'exact_str_matc'; did you mean 'exact_str_match'\\?"):
+        evaluate_lib.load(str(MODULE_DIR), "exact_str_matc")
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,8 @@ def test_unknown_grade_is_an_error() -> None:
     metric = evaluate.load(str(MODULE_DIR))
     with pytest.raises(ValueError, match=r"predictions\[1\]: 'maybe' is not one of 'correct'"):
         metric.compute(predictions=["correct", "maybe"])
+    with pytest.raises(ValueError, match=r"'judge_unparseable'; did you mean 'not_attempted'\?$"):
+        metric.compute(predictions=["NOT_ATTEMPTED"])
 
 
 def test_groups_are_one_label_per_item() -> None:
