@@ -92,3 +92,20 @@ def test_the_top_level_key_and_nothing_close() -> None:
     assert closest("output_dirr", ["output_dir", "models", "tracks"]) == "output_dir"
     assert closest("LIMIT", ["output_dir", "limit"]) == "limit"
     assert closest("zzz", ["output_dir", "models", "tracks"]) is None
+
+
+def test_a_misspelt_track_or_model_to_run_is_named_with_the_one_meant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "run.yaml"
+    config.write_text(f"models:\n{MODEL}tracks:\n  - name: megabench\n", encoding="utf-8")
+    assert run_eval.main(["--config", str(config), "--tracks", "megabench,megabnech"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "error: --tracks: megabnech not in the config (have: megabench); "
+        "did you mean 'megabench'?\n"
+    )
+    assert run_eval.main(["--config", str(config), "--tracks", "simplevqa"]) == 2
+    assert capsys.readouterr().err.endswith("(have: megabench)\n")  # nothing close
+    assert run_eval.main(["--config", str(config), "--models", "API"]) == 2
+    assert capsys.readouterr().err.endswith("(have: api); did you mean 'api'?\n")

@@ -120,6 +120,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
     from vlmscope.config import ConfigError
+    from vlmscope.config.hints import did_you_mean
 
     names = [w.strip() for w in wanted.split(",") if w.strip()]
     known = [i.name for i in items]
@@ -129,6 +130,7 @@ def _select(items: list[Any], wanted: str, flag: str) -> list[Any]:
     if unknown:
         raise ConfigError(
             f"{flag}: {', '.join(unknown)} not in the config (have: {', '.join(known)})"
+            + did_you_mean(unknown[0], known)
         )
     return [i for i in items if i.name in names]
 
