@@ -56,3 +56,43 @@ def test_what_the_official_code_defaults_is_summarised(
     assert _summarize(tmp_path, [no_score], capsys)[0] == 0
     assert (tmp_path / "out" / "summary_and_keyword_stats.json").is_file()
     assert _summarize(tmp_path, {"data": [unscored]}, capsys)[0] == 0
+
+
+TASK = {
+    "task_name": "t",
+    "global_description": "",
+    "example_info": {},
+    "query_response": [{"query_idx": 0, "query_text": "q", "correct_answer": {}, "response": ""}],
+}
+
+
+@pytest.mark.parametrize(
+    ("document", "said"),
+    [
+        ([TASK, "junk"], "FILE row 1: expected a task object, got 'junk'"),
+        (
+            [{k: v for k, v in TASK.items() if k != "query_response"}],
+            "FILE row 0 (task 't'): field 'query_response': absent; each task needs ",
+        ),
+        (
+            [{**TASK, "query_response": [{"query_idx": 0}]}],
+            "FILE row 0 (task 't'), query_response[0]: field 'query_text': absent",
+        ),
+        (
+            [{**TASK, "query_response": [{**TASK["query_response"][0], "query_idx": "x"}]}],
+            "query_response[0]: field 'query_idx': expected a whole number, got 'x'",
+        ),
+        ({"data": []}, "FILE: expected a list of tasks (all_query_responses.json)"),
+    ],
+)
+def test_a_response_file_row_that_cannot_be_scored_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], document: Any, said: str
+) -> None:
+    file = tmp_path / "all_query_responses.json"
+    file.write_text(json.dumps(document), encoding="utf-8")
+    samples = tmp_path / "samples.json"
+    samples.write_text("[]", encoding="utf-8")
+    argv = ["megabench", "score", "--samples", str(samples), "--out", str(tmp_path / "o")]
+    assert main([*argv, str(file)]) == 2
+    err = capsys.readouterr().err.replace(str(file), "FILE")
+    assert err.startswith("error: ") and err.count("\n") == 1 and said in err, err

@@ -25,7 +25,7 @@ from vlmscope.tracks.megabench.official_files import (
     write_task_results,
 )
 from vlmscope.tracks.megabench.single_image import official_single_image_subset
-from vlmscope.tracks.megabench.task_result_rows import read_task_results
+from vlmscope.tracks.megabench.task_result_rows import check_response_rows, read_task_results
 
 COT_CHOICE = "cot_choice.json"
 
@@ -69,8 +69,10 @@ def handle_score(args: argparse.Namespace) -> int:
     all_meta = load_task_meta(args.task_meta)
     extra_scored = [read_json(path) for path in args.extra_scored]
     for model, responses, out_dir in targets:
+        document = read_json(responses)
+        check_response_rows(document, str(responses))
         outputs = rescore(
-            read_json(responses),
+            document,
             samples,
             all_meta=all_meta,
             extra_scored=extra_scored,

@@ -1,5 +1,5 @@
-"""A `task_results.json` (or `data_with_scores.json`) a user hands to `vlmscope megabench`,
-checked row by row before it is summarised.
+"""A `task_results.json` (or `data_with_scores.json`) a user hands to `vlmscope megabench
+summarize`, and an `all_query_responses.json` handed to `score`, checked row by row first.
 
 The official tools index each row's keys directly, so a row without its `name` (or a scored
 task without its `task_name`, `eval_type`, `query_response` or `example_info`) stops them with a
@@ -20,6 +20,10 @@ from vlmscope.tracks.megabench.official_files import read_json, task_results_fro
 
 _RESULT_KEYS = ("name", "eval_type")
 """What each `task_results.json` row needs (the official reader indexes them)."""
+_TASK_KEYS = ("task_name", "global_description", "example_info", "query_response")
+"""What each task of an `all_query_responses.json` needs (the official evaluator indexes them)."""
+_QUERY_KEYS = ("query_idx", "query_text", "correct_answer", "response")
+"""What each of its `query_response` entries needs."""
 _SCORED_KEYS = ("task_name", "eval_type", "query_response", "example_info")
 """What each scored task of a `data_with_scores.json` needs, when it has a `mean_task_score`."""
 
@@ -66,3 +70,37 @@ def check_task_results(document: Any, source: str) -> None:
 def _scored(row: Any) -> bool:
     """Whether the official refinement keeps this task (it has a score other than -1)."""
     return isinstance(row, Mapping) and "mean_task_score" in row and row["mean_task_score"] != -1
+
+
+def check_response_rows(document: Any, source: str) -> None:
+    """Refuse an `all_query_responses.json` whose tasks or queries lack what the official
+    evaluator reads, naming the file, the task's index and name, the query and the key."""
+    if not isinstance(document, list):
+        raise ValueError(f"{source}: expected a list of tasks (all_query_responses.json)")
+    for index, task in enumerate(document):
+        place = f"{source} row {index}"
+        if not isinstance(task, Mapping):
+            raise ValueError(f"{place}: expected a task object, got {task!r:.60}")
+        place += f" (task {task.get('task_name')!r})" if "task_name" in task else ""
+        _need(task, _TASK_KEYS, place, "each task")
+        queries = task["query_response"]
+        if not isinstance(queries, list):
+            raise ValueError(f"{place}: field 'query_response': expected a list of queries")
+        for number, query in enumerate(queries):
+            where = f"{place}, query_response[{number}]"
+            if not isinstance(query, Mapping):
+                raise ValueError(f"{where}: expected a query object, got {query!r:.60}")
+            _need(query, _QUERY_KEYS, where, "each query")
+            try:
+                int(query["query_idx"])  # as the evaluator reads it ("3" passes)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"{where}: field 'query_idx': expected a whole number, "
+                    f"got {query['query_idx']!r}"
+                ) from None
+
+
+def _need(row: Mapping[str, Any], keys: tuple[str, ...], place: str, what: str) -> None:
+    for key in keys:
+        if key not in row:
+            raise ValueError(f"{place}: field {key!r}: absent; {what} needs {', '.join(keys)}")
