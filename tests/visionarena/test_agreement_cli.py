@@ -114,6 +114,12 @@ def test_views_inside_a_board(tmp_path: Path, arena: tuple[Path, RatingBoard]) -
         ("t.jsonl", '{"model": "a", "score": 1}\n{oops\n', "line 2: not JSON"),
         ("t.json", '[{"model": "a", "elo": 1}, {"model": "a", "elo": 2}]', "listed twice"),
         ("t.csv", "model,score,lower,upper\na,5,0,4\n", "lies outside [0.0, 4.0]"),
+        (
+            "t.csv",
+            "name,score\na,1\n",
+            "line 2: field `model`: absent; a table needs a `model` column (this row has `name`, `score`)",
+        ),
+        ("t.csv", "model,score\n,1\n", "line 2: field `model`: a non-empty name is required"),
     ],
 )
 def test_a_bad_table_names_the_file_line_and_field(

@@ -122,6 +122,11 @@ def _board_from_table(path: Path, rows: Iterator[tuple[int, Any]]) -> RatingBoar
         if not isinstance(row, Mapping):
             raise BoardFileError(f"{where}: a row must be an object, got {type(row).__name__}")
         name = row.get("model")
+        if "model" not in row:
+            raise BoardFileError(
+                f"{where}: field `model`: absent; a table needs a `model` column "
+                f"(this row has {', '.join(f'`{key}`' for key in row) or 'none'})"
+            )
         if not isinstance(name, str) or not name.strip():
             raise BoardFileError(f"{where}: field `model`: a non-empty name is required")
         if name in models:
