@@ -4,8 +4,9 @@ Both sides are normalised (`\\bar` -> `\\overline`, macron letters, Greek letter
 except `$`), parsed with sympy's `parse_latex` and compared with sympy's `equals`; a parse failure
 falls back to `simple_str_match` of the normalised strings. Parsed expressions and comparison
 results are cached per string (sympy objects are immutable), which is what makes large runs fast;
-a cached parse failure is re-raised as a fresh exception of the same type. The official 15 s alarm
-cannot be reproduced and is not emulated.
+a cached parse failure is re-raised as a fresh exception of the same type. Texts whose outcome is
+certain without the parser (long runs of juxtaposed letters and digits, see `latex_shortcut`) skip
+its quadratic time. The official 15 s alarm cannot be reproduced and is not emulated.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import unicodedata
 from typing import Any
 
 from vlmscope.metrics.megabench.caches import cached
+from vlmscope.metrics.megabench.latex_shortcut import known_parse
 from vlmscope.metrics.megabench.string_match import simple_str_match
 
 _GREEK_NAMES = (  # noqa: SIM905 - a word list reads better than 48 quoted strings
@@ -59,6 +61,9 @@ def normalize_latex(text: str) -> str:
 def _parse_or_error(text: str) -> tuple[Any, BaseException | None]:
     from sympy.parsing.latex import parse_latex
 
+    known = known_parse(text)
+    if known is not None:
+        return known
     try:
         return parse_latex(text), None
     except Exception as error:
