@@ -141,85 +141,144 @@ def json_array_columns(data: bytes, schema: Any, style: bool) -> BattleColumns |
     return checked_columns(rows, style)
 
 
+_REQUIRED = frozenset({"model_a", "model_b", "winner", "conv_metadata"})
+
+
 def checked_columns(table: Any, style: bool) -> BattleColumns | None:
     """The table's columns when every row passes the checks of :func:`battle_row` (decided
     column by column); None when any row could be bad, or a column has a type the per-row
     checks would judge value by value. A missing ``anony`` column means anonymous, a missing
-    ``tstamp`` column file order (as for records without them)."""
+    ``tstamp`` column file order (as for records without them).
+
+    Each step below reads one field for every row at once and raises :class:`_ReadRowByRow`
+    when some row could fail :func:`battle_row`; that row is then found, and named or skipped,
+    by the per-row path."""
+    if not _REQUIRED.issubset(table.column_names):
+        return None
+    try:
+        a, b = _model_names(table)
+        n = len(a)
+        return BattleColumns(
+            a,
+            b,
+            outcome=_outcomes(table.column("winner").combine_chunks(), n),
+            anony=_anony(table, n),
+            tstamp=_times(table, n),
+            style=_style_counts(table.column("conv_metadata").combine_chunks(), n),
+            ids=_checked_labels_and_ids(table),
+        )
+    except _ReadRowByRow:
+        return None
+
+
+class _ReadRowByRow(Exception):
+    """A column some row of which could fail the per-row checks (or of a type they would judge
+    value by value): the block is read again row by row."""
+
+
+def _model_names(table: Any) -> tuple[Any, Any]:
+    """``model_a`` and ``model_b`` as string arrays: no null, blank (empty or only whitespace)
+    or self-battle row."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    names = set(table.column_names)
-    if not {"model_a", "model_b", "winner", "conv_metadata"} <= names:
-        return None
-    a = table.column("model_a").combine_chunks()
-    b = table.column("model_b").combine_chunks()
-    winner = table.column("winner").combine_chunks()
-    if not all(
-        pa.types.is_string(x.type) or pa.types.is_large_string(x.type) for x in (a, b, winner)
-    ):
-        return None
-    if a.null_count or b.null_count or winner.null_count:
-        return None
-    a, b = a.cast(pa.string()), b.cast(pa.string())
-    n = len(a)
-    if "anony" in names:
-        anony_column = table.column("anony").combine_chunks()
-        if not pa.types.is_boolean(anony_column.type) or anony_column.null_count:
-            return None
-        anony = bools(anony_column)
-    else:
-        anony = np.ones(n, dtype=bool)
-    if "tstamp" in names:
-        tstamp = table.column("tstamp").combine_chunks()
-        if not _is_number(tstamp.type) or tstamp.null_count:
-            return None
-        times = numbers(tstamp)
-        if not np.isfinite(times).all():
-            return None
-    else:
-        times = np.full(n, np.nan)
-    for names_column in (a, b):  # blank: empty or only whitespace
-        if (integers(pc.utf8_length(names_column)) == 0).any():
-            return None
-        if bools(pc.utf8_is_space(names_column)).any():
-            return None
+    sides = []
+    for name in ("model_a", "model_b"):
+        column = table.column(name).combine_chunks()
+        if not _is_text(column.type) or column.null_count:
+            raise _ReadRowByRow
+        column = column.cast(pa.string())
+        if (integers(pc.utf8_length(column)) == 0).any():
+            raise _ReadRowByRow
+        if bools(pc.utf8_is_space(column)).any():
+            raise _ReadRowByRow
+        sides.append(column)
+    a, b = sides
     if bools(pc.equal(a, b)).any():
-        return None
+        raise _ReadRowByRow
+    return a, b
+
+
+def _outcomes(winner: Any, n: int) -> np.ndarray:
+    """Each row's outcome (`WINNER_OUTCOMES`), decoded once per distinct ``winner`` string."""
+    if not _is_text(winner.type) or winner.null_count:
+        raise _ReadRowByRow
     encoded = winner.dictionary_encode()
     lookup = np.array(
         [WINNER_OUTCOMES.get(name, np.nan) for name in encoded.dictionary.to_pylist()],
         dtype=np.float64,
     )
     outcome = lookup[integers(encoded.indices)] if n else np.zeros(0)
-    if np.isnan(outcome).any():
-        return None
-    meta = table.column("conv_metadata").combine_chunks()
+    if np.isnan(outcome).any():  # a winner string the fit does not know
+        raise _ReadRowByRow
+    return outcome
+
+
+def _anony(table: Any, n: int) -> np.ndarray:
+    """``anony`` as booleans; every row anonymous when the column is absent."""
+    import pyarrow as pa
+
+    if "anony" not in table.column_names:
+        return np.ones(n, dtype=bool)
+    column = table.column("anony").combine_chunks()
+    if not pa.types.is_boolean(column.type) or column.null_count:
+        raise _ReadRowByRow
+    return bools(column)
+
+
+def _times(table: Any, n: int) -> np.ndarray:
+    """``tstamp`` as finite floats; all NaN (file order) when the column is absent."""
+    if "tstamp" not in table.column_names:
+        return np.full(n, np.nan)
+    column = table.column("tstamp").combine_chunks()
+    if not _is_number(column.type) or column.null_count:
+        raise _ReadRowByRow
+    times = numbers(column)
+    if not np.isfinite(times).all():
+        raise _ReadRowByRow
+    return times
+
+
+def _style_counts(meta: Any, n: int) -> np.ndarray:
+    """The (n, 8) style counts from ``conv_metadata``, a side then b side; an element with
+    sub-counts (FastChat's header, list and bold objects) counts their sum."""
+    import pyarrow as pa
+
     if not pa.types.is_struct(meta.type) or meta.null_count:
-        return None
+        raise _ReadRowByRow
     columns = []
     for element in STYLE_ELEMENTS_A + STYLE_ELEMENTS_B:
         if meta.type.get_field_index(element) < 0:
-            return None
+            raise _ReadRowByRow
         value = meta.field(element)
         parts = [value.field(k) for k in value.type.names] if value.type.num_fields else [value]
         total = np.zeros(n)
         for part in parts:
             if not _is_number(part.type) or part.null_count:
-                return None
+                raise _ReadRowByRow
             counts = numbers(part)
             if not (counts >= 0).all() or not np.isfinite(counts).all():
-                return None
+                raise _ReadRowByRow
             total += counts
         columns.append(total)
+    return np.column_stack(columns)
+
+
+def _checked_labels_and_ids(table: Any) -> Any:
+    """Each row's ``question_id`` as text (None when the column is absent), once the label
+    columns the boards read are known to be typed as `_label_types` wants them."""
+    import pyarrow as pa
+
+    names = set(table.column_names)
     for name, expected in _label_types():
         if name in names and not _labels_typed(table.column(name).type, expected):
-            return None
-    ids = table.column("question_id").combine_chunks() if "question_id" in names else None
-    if ids is not None and not (pa.types.is_string(ids.type) or pa.types.is_integer(ids.type)):
+            raise _ReadRowByRow
+    if "question_id" not in names:
         return None
-    ids = None if ids is None else ids.cast(pa.string())
-    return BattleColumns(a, b, outcome, anony, times, np.column_stack(columns), ids)
+    ids = table.column("question_id").combine_chunks()
+    if not (pa.types.is_string(ids.type) or pa.types.is_integer(ids.type)):
+        raise _ReadRowByRow
+    return ids.cast(pa.string())
 
 
 def _labels_typed(kind: Any, expected: Any) -> bool:
@@ -244,6 +303,12 @@ def _is_number(kind: Any) -> bool:
     import pyarrow as pa
 
     return bool(pa.types.is_integer(kind) or pa.types.is_floating(kind))
+
+
+def _is_text(kind: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
 
 def json_block_per_row(
