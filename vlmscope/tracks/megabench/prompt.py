@@ -93,6 +93,19 @@ def strip_cot(example_text: str) -> str:
     return _COT_SENTENCE.sub("", example_text.replace(_REASONING_LINE, ""))
 
 
+@dataclass(frozen=True)
+class _Field:
+    """One text field of the row, split at its placeholders, with the media that fill them in
+    order and the frames each of its videos gets."""
+
+    name: str  # the row's text field, as an error names it
+    media_field: str  # the row's media field whose files fill the placeholders
+    chunks: list[str]  # `PLACEHOLDER.split` of the text: text and placeholder chunks in turn
+    media: list[Path]
+    frames: int  # frames sampled from each of its videos
+    demo: bool  # the demonstration: its images count against `in_context_images`
+
+
 def build_prompt(
     row: QueryRow,
     data_dir: Path,
@@ -116,35 +129,46 @@ def build_prompt(
     example_media = resolve(row.example_media, "example_media")
     own_query_media = resolve(row.query_media, "query_media")
     query_media = global_media + own_query_media
-
-    demo_images = [p for p in example_media if not is_video(p)]
-    has_query_videos = any(is_video(p) for p in query_media)
     shares = frame_shares(budget, example_media, query_media)
-    demo_frames, query_frames = shares.demo_frames, shares.query_frames
-    global_frames = query_frames
+    description_frames = shares.query_frames  # the official code: the first query's share
     if first_row is not None and first_row is not row and any(map(is_video, global_media)):
         first_media = global_media + resolve(first_row.query_media, "query_media")
         first = frame_shares(budget, example_media, first_media)
         if first.spare > 0:  # otherwise the official code fails on the whole task
-            global_frames = first.query_frames
+            description_frames = first.query_frames
     example_text = row.example_text if cot else strip_cot(row.example_text)
     fields = [
-        (field_name, media_field, PLACEHOLDER.split(text), media, demo)
-        for field_name, media_field, text, media, demo in (
-            ("task_description", "global_media", row.task_description, global_media, False),
-            ("example_text", "example_media", example_text, example_media, True),
-            ("query_text", "query_media", row.query_text, own_query_media, False),
-        )
+        _Field(
+            "task_description",
+            "global_media",
+            PLACEHOLDER.split(row.task_description),
+            global_media,
+            frames=description_frames,
+            demo=False,
+        ),
+        _Field(
+            "example_text",
+            "example_media",
+            PLACEHOLDER.split(example_text),
+            example_media,
+            frames=shares.demo_frames,
+            demo=True,
+        ),
+        _Field(
+            "query_text",
+            "query_media",
+            PLACEHOLDER.split(row.query_text),
+            own_query_media,
+            frames=shares.query_frames,
+            demo=False,
+        ),
     ]
-    for field_name, _, chunks, media, _ in fields:
-        # before the budget: the official code fails on a mismatch even in a skipped query
-        n_slots = sum(1 for c in chunks if PLACEHOLDER.fullmatch(c))
-        if n_slots != len(media):
-            raise RowError(
-                f"task {row.task_name!r}, row {row.id}: field {field_name!r} has {n_slots} placeholders "
-                f"for {len(media)} media"
-            )
+    # before the budget: the official code fails on a mismatch even in a skipped query
+    for field in fields:
+        _check_slots(row, field)
+    demo_images = [p for p in example_media if not is_video(p)]
     notes = [f"skipped demo image {p.name}" for p in demo_images[budget.in_context_images :]]
+    has_query_videos = any(is_video(p) for p in query_media)
     if shares.total > budget.max_images or (has_query_videos and shares.spare <= 0):
         notes.append(f"needs more than {budget.max_images} images: not sent (official skip text)")
         request = Request(turns=(Turn("user", (TextPart(SKIP_TEXT),)),), params=params)
@@ -152,56 +176,77 @@ def build_prompt(
 
     demo_images_sent = 0
 
-    def media_parts(path: Path, *, demo: bool, description: bool) -> list[Part]:
+    def media_parts(path: Path, field: _Field) -> list[Part]:
         nonlocal demo_images_sent
         if not is_video(path):
-            if demo:
+            if field.demo:
                 if demo_images_sent >= budget.in_context_images:
                     return []
                 demo_images_sent += 1
             return [image_part(path, budget.max_side)]
-        frames = demo_frames if demo else global_frames if description else query_frames
-        parts: list[Part] = [TextPart(VIDEO_START)]
-        if path.is_dir():
-            parts += [
-                image_part(f, budget.max_side)
-                for f in sample_frames(path, frames, demo_frames, demo=demo, mode=video_sampling)
-            ]
-        else:
-            kept, sampled = video_parts(
-                path,
-                frames,
-                demo=demo,
-                demo_frames=demo_frames,
-                mode=video_sampling,
-                max_side=budget.max_side,
-            )
-            if sampled.decoded < sampled.announced:
-                notes.append(
-                    f"video {path.name}: {sampled.decoded} of the {sampled.announced} "
-                    "frames its header announces decode"
-                )
-            parts += kept
-        return [*parts, TextPart(VIDEO_END)]
+        return _video_parts(path, field, shares.demo_frames, budget, video_sampling, notes)
 
     parts: list[Part] = []
-    for field_name, media_field, chunks, media, demo in fields:
-        slot = iter(media)
-        for chunk in chunks:
+    for field in fields:
+        slot = iter(field.media)
+        for chunk in field.chunks:
             if PLACEHOLDER.fullmatch(chunk):
                 path = next(slot)
                 try:
-                    parts += media_parts(
-                        path, demo=demo, description=field_name == "task_description"
-                    )
+                    parts += media_parts(path, field)
                 except (OSError, UnidentifiedImageError, ValueError) as err:
                     raise RowError(
-                        f"{row.where}: field {media_field!r}: media {path} cannot be read ({err})"
+                        f"{row.where}: field {field.media_field!r}: media {path} cannot be read "
+                        f"({err})"
                     ) from err
             elif chunk.strip():
                 parts.append(TextPart(chunk.strip()))
     request = Request(turns=(Turn("user", tuple(parts)),), params=params)
     return BuiltPrompt(request, over_budget=False, notes=tuple(notes))
+
+
+def _check_slots(row: QueryRow, field: _Field) -> None:
+    """A field must have one placeholder per file of its media field."""
+    n_slots = sum(1 for c in field.chunks if PLACEHOLDER.fullmatch(c))
+    if n_slots != len(field.media):
+        raise RowError(
+            f"task {row.task_name!r}, row {row.id}: field {field.name!r} has {n_slots} placeholders "
+            f"for {len(field.media)} media"
+        )
+
+
+def _video_parts(
+    path: Path,
+    field: _Field,
+    demo_frames: int,
+    budget: ImageBudget,
+    mode: VideoSampling,
+    notes: list[str],
+) -> list[Part]:
+    """A video's sampled frames between the official start and end markers; a file whose
+    frames decode short of what its header announces adds a note."""
+    parts: list[Part] = [TextPart(VIDEO_START)]
+    if path.is_dir():
+        parts += [
+            image_part(f, budget.max_side)
+            for f in sample_frames(path, field.frames, demo_frames, demo=field.demo, mode=mode)
+        ]
+    else:
+        kept, sampled = video_parts(
+            path,
+            field.frames,
+            demo=field.demo,
+            demo_frames=demo_frames,
+            mode=mode,
+            max_side=budget.max_side,
+        )
+        if sampled.decoded < sampled.announced:
+            notes.append(
+                f"video {path.name}: {sampled.decoded} of the {sampled.announced} "
+                "frames its header announces decode"
+            )
+        parts += kept
+    return [*parts, TextPart(VIDEO_END)]
 
 
 def frame_files(folder: Path) -> list[Path]:
