@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -218,9 +218,6 @@ def score_responses(
     task_samples = samples_by_task(samples)
     metric_infos = [_checked_metric_info(task, task_samples) for task in responses]
 
-    def score_queries(index: int) -> list[ScoredQueryEntry]:
-        return [score_query_at(index, query) for query in responses[index]["query_response"]]
-
     def score_query_at(index: int, query: Mapping[str, Any]) -> ScoredQueryEntry:
         task = responses[index]
         name = task["task_name"]
@@ -230,8 +227,29 @@ def score_responses(
         )
 
     programs = [index for index, info in enumerate(metric_infos) if runs_programs(info)]
-    run_later = set(programs)
     workers = _program_workers(program_workers) if programs else 1
+    scored = _all_queries_scored(responses, programs, workers, score_query_at)
+    return _scored_document(responses, metric_infos, scored)
+
+
+def _all_queries_scored(
+    responses: Sequence[Mapping[str, Any]],
+    programs: Sequence[int],
+    workers: int,
+    score_query_at: Callable[[int, Mapping[str, Any]], ScoredQueryEntry],
+) -> dict[int, list[ScoredQueryEntry]]:
+    """Each task's scored queries, by the task's index in the file. With more than one worker,
+    the queries of the program tasks (`programs`) are submitted first, then every other task is
+    scored on this thread while they wait on the sandbox; with one, the program tasks come last.
+    A failure (or an interrupt) cancels what has not started and waits for what has."""
+
+    def queries_of(index: int) -> Sequence[Mapping[str, Any]]:
+        return responses[index]["query_response"]
+
+    def score_queries(index: int) -> list[ScoredQueryEntry]:
+        return [score_query_at(index, query) for query in queries_of(index)]
+
+    run_later = set(programs)
     scored: dict[int, list[ScoredQueryEntry]] = {}
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="megabench-programs") as pool:
         try:
@@ -239,8 +257,7 @@ def score_responses(
             if workers > 1:
                 for index in programs:
                     pending[index] = [
-                        pool.submit(score_query_at, index, query)
-                        for query in responses[index]["query_response"]
+                        pool.submit(score_query_at, index, query) for query in queries_of(index)
                     ]
             for index in range(len(responses)):
                 if index not in run_later:
@@ -255,7 +272,16 @@ def score_responses(
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
+    return scored
 
+
+def _scored_document(
+    responses: Sequence[Mapping[str, Any]],
+    metric_infos: Sequence[Mapping[str, Any]],
+    scored: Mapping[int, list[ScoredQueryEntry]],
+) -> ScoredResponses:
+    """The official `data_with_scores.json` in the file's task order: each task with its scored
+    queries, its task score and eval type, and the evaluator's summary over all of them."""
     scored_tasks: list[dict[str, Any]] = []
     evaluated: list[EvaluatedTask] = []
     problem_counts: Counter[str] = Counter()
