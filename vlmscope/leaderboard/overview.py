@@ -17,7 +17,8 @@ skipped, each with the reason (`skipped_frame`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 import pandas as pd
 from pandas.api.types import is_numeric_dtype
@@ -48,41 +49,60 @@ def overview_frame(
     """
     tracks = ordered_tracks({r.track for r in summaries} | set(boards))
     shown = {t: b for t, b in boards.items() if not _registered_headlines(t)}
-    by_run = {(r.model, r.track): r for r in summaries}
     models = sorted(
         {r.model for r in summaries} | {m for b in shown.values() for m in b.board.models}
     )
-    columns: list[str] = ["Model"]
-    for track in tracks:
-        title = track_title(track)
-        if track in shown:
-            columns.append(f"{title} rating")
-        else:
-            columns += [f"{title} {h.label}" for h in headlines_for(track, summaries)]
+    cells = _score_cells(tracks, shown, summaries)
     rows = []
     for model in models:
         row: dict[str, object] = {"Model": model}
-        for track in tracks:
-            title = track_title(track)
-            if track in shown:
-                rating = shown[track].board.models.get(model)
-                row[f"{title} rating"] = rating_number(rating.rating) if rating else MISSING
-                continue
-            record = by_run.get((model, track))
-            for h in headlines_for(track, summaries):
-                value = number_at(record.scores, *h.keys) if record else None
-                row[f"{title} {h.label}"] = _shown(value, h)
+        for column, cell in cells:
+            row[column] = cell(model)
         on_boards = [b for b in boards.values() if model in b.board.models]
         row.update(_run_columns([r for r in summaries if r.model == model], on_boards))
         rows.append(row)
-    run_columns = list(RUN_COLUMNS)
-    if any(r.reasoning is not None for r in summaries):
-        run_columns.insert(run_columns.index("Failed"), CUT_OFF)
-    frame = pd.DataFrame(rows, columns=columns + run_columns)
-    scores = [c for c in columns[1:] if is_numeric_dtype(frame[c])]
+    score_columns = [column for column, _ in cells]
+    frame = pd.DataFrame(rows, columns=["Model", *score_columns, *_run_column_names(summaries)])
+    scores = [c for c in score_columns if is_numeric_dtype(frame[c])]
     if scores:  # by the first score, ties and models without it by the next ones
         frame = frame.sort_values(scores, ascending=False, na_position="last", kind="stable")
     return frame.reset_index(drop=True)
+
+
+def _score_cells(
+    tracks: Sequence[str], shown: Mapping[str, BoardRecord], summaries: Sequence[SummaryRecord]
+) -> list[tuple[str, Callable[[str], object]]]:
+    """Each score column, in track order, with how it reads a model's cell: the rating on a
+    board the overview shows (`shown`), else one headline number of the model's summary."""
+    by_run = {(r.model, r.track): r for r in summaries}
+
+    def rating(board: BoardRecord, model: str) -> object:
+        found = board.board.models.get(model)
+        return rating_number(found.rating) if found else MISSING
+
+    def headline(track: str, h: Headline, model: str) -> object:
+        record = by_run.get((model, track))
+        return _shown(number_at(record.scores, *h.keys) if record else None, h)
+
+    cells: list[tuple[str, Callable[[str], object]]] = []
+    for track in tracks:
+        title = track_title(track)
+        if track in shown:
+            cells.append((f"{title} rating", partial(rating, shown[track])))
+        else:
+            cells += [
+                (f"{title} {h.label}", partial(headline, track, h))
+                for h in headlines_for(track, summaries)
+            ]
+    return cells
+
+
+def _run_column_names(summaries: Sequence[SummaryRecord]) -> list[str]:
+    """`RUN_COLUMNS`, with `CUT_OFF` before the failures when some model reasoned."""
+    names = list(RUN_COLUMNS)
+    if any(r.reasoning is not None for r in summaries):
+        names.insert(names.index("Failed"), CUT_OFF)
+    return names
 
 
 def headline_columns(
