@@ -51,7 +51,7 @@ from vlmscope.runner.results import (
 from vlmscope.runner.run_facts import data_facts, generation_facts, reasoning_facts
 from vlmscope.stand_ins import run_stand_ins
 from vlmscope.tracks.base import ModelResult, Sample, Scored, ScoringContext, Track
-from vlmscope.tracks.conversation import walk_conversations
+from vlmscope.tracks.conversation import Conversation, walk_conversations
 
 log = logging.getLogger(__name__)
 
@@ -92,20 +92,13 @@ def _score_one(
     report: TrackReport,
     pricer: Pricer,
 ) -> ModelResult:
+    """Score one (model, track) from the cache, write its result dataset and fill `report`
+    (failures, ledger, summary, outcomes, time) for the end-of-run table."""
     started = time.monotonic()
     track = plan.track
     samples = track.samples(model_config)
     keys_of = answers.keys(model_config.name)
-
-    def stored(requests: list[Request]) -> list[Response | None]:
-        keys = [keys_of(r) for r in requests]
-        found = cache.get_many(keys)
-        return [resplit(found.get(k), model_config) for k in keys]
-
-    conversations = walk_conversations(samples, stored)
-    missing = [s.id for s, c in zip(samples, conversations, strict=True) if c.next_request]
-    if missing:
-        raise RuntimeError(f"{len(missing)} responses missing after generation: {missing[:5]}")
+    conversations = _finished_conversations(samples, model_config, keys_of, cache)
     responses = [c.final for c in conversations if c.final is not None]
     report.failed = sum(not r.ok for r in responses)
     context = ScoringContext(model=model_config.name, judge=judge, responses_of=answers.get)
@@ -124,16 +117,7 @@ def _score_one(
         pricer,
     )
     summary[LEDGER], this_run = split_ledger(report.ledger)
-    summary["generation"] = generation_facts(samples, keys_of.identity)
-    if (reasoning := reasoning_facts(responses)) is not None:
-        summary["generation"]["reasoning"] = reasoning
-    if report.batching:  # batches that failed, and what the backend did instead (not scores)
-        summary["generation"]["batching_fallback"] = report.batching
-    if judge is not None:
-        summary["judge"] = judge.describe(track.judge_settings)
-    if plan.missing:
-        summary["degraded"] = [d.to_json() for d in plan.missing]
-    summary["data"] = data_facts(plan.origin)
+    summary |= _run_facts(plan, judge, samples, responses, keys_of, report)
     result = TrackResult(
         model=model_config.name,
         track=track.name,
@@ -163,6 +147,49 @@ def _score_one(
     report.outcomes = dict(sorted(_count(s.outcome for s in scored).items()))
     report.seconds += time.monotonic() - started
     return ModelResult(model_config.name, samples, responses, scored, track_report)
+
+
+def _finished_conversations(
+    samples: Sequence[Sample], model_config: ModelConfig, keys_of: AnswerKeys, cache: ResponseCache
+) -> list[Conversation]:
+    """Each sample's conversation, replayed from the cache; every turn must have its answer
+    (generation ran first), so a missing one is an error naming the samples."""
+
+    def stored(requests: list[Request]) -> list[Response | None]:
+        keys = [keys_of(r) for r in requests]
+        found = cache.get_many(keys)
+        return [resplit(found.get(k), model_config) for k in keys]
+
+    conversations = walk_conversations(samples, stored)
+    missing = [s.id for s, c in zip(samples, conversations, strict=True) if c.next_request]
+    if missing:
+        raise RuntimeError(f"{len(missing)} responses missing after generation: {missing[:5]}")
+    return conversations
+
+
+def _run_facts(
+    plan: PlannedTrack,
+    judge: Judge | None,
+    samples: Sequence[Sample],
+    responses: Sequence[Response],
+    keys_of: AnswerKeys,
+    report: TrackReport,
+) -> dict[str, Any]:
+    """The summary's facts about how the scores were made rather than what they are: the
+    generation (reasoning, batching fallbacks), the judge, data the plan lacked, the data's
+    origin. A key is present only where it has something to say, as readers expect."""
+    generation = generation_facts(samples, keys_of.identity)
+    if (reasoning := reasoning_facts(responses)) is not None:
+        generation["reasoning"] = reasoning
+    if report.batching:  # batches that failed, and what the backend did instead (not scores)
+        generation["batching_fallback"] = report.batching
+    facts: dict[str, Any] = {"generation": generation}
+    if judge is not None:
+        facts["judge"] = judge.describe(plan.track.judge_settings)
+    if plan.missing:
+        facts["degraded"] = [d.to_json() for d in plan.missing]
+    facts["data"] = data_facts(plan.origin)
+    return facts
 
 
 def _score(
