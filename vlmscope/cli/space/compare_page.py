@@ -103,14 +103,14 @@ class CompareView:
     ) -> list[Any]:
         """Every output of the tab for the controls' values (unknown names fall back to the
         track's first ones, so nothing from the page is used unchecked)."""
-        track = track if track in self.tracks else (self.tracks[0] if self.tracks else "")
+        track = _known(track, self.tracks, fallback=_first(self.tracks))
         available = models_on(self.store, track) if track else []
         chosen = [m for m in dict.fromkeys(models or []) if m in available][:MAX_MODELS]
         if len(chosen) < 2:
             chosen = available[:2]
         pairs = [f"{a} vs {b}" for a, b in combinations(chosen, 2)]
-        pair = pair if pair in pairs else (pairs[0] if pairs else "")
-        split = split if split in sbs.FILTERS else sbs.ALL
+        pair = _known(pair, pairs, fallback=_first(pairs))
+        split = _known(split, sbs.FILTERS, fallback=sbs.ALL)
         if not track or len(chosen) < 2:
             return self._empty(available, chosen)
         compared = self.compared(track, chosen)
@@ -118,8 +118,8 @@ class CompareView:
         found = compared.pair(a, b)
         samples, why = self.samples(track, chosen)
         tasks, languages = sbs.choices(samples)
-        task = task if task in tasks else sbs.ANY
-        language = language if language in languages else sbs.ANY
+        task = _known(task, tasks, fallback=sbs.ANY)
+        language = _known(language, languages, fallback=sbs.ANY)
         picked = sbs.pick(samples, a=a, b=b, split=split, task=task, language=language)
         labels = [(s.label(), s.sample_id) for s in picked]
         current = next(
@@ -190,6 +190,17 @@ class CompareView:
         return True, self.view(
             link.track, link.models, pair, sbs.ALL, sbs.ANY, sbs.ANY, link.sample_id, base
         )
+
+
+def _known(value: str | None, names: Sequence[str], *, fallback: str) -> str:
+    """A control's value when it is one of the names the page offers, else `fallback`: a value
+    from the page (or a link) is never used unchecked."""
+    return value if value is not None and value in names else fallback
+
+
+def _first(names: Sequence[str]) -> str:
+    """The first name offered, or "" when there is none (the page then shows nothing)."""
+    return names[0] if names else ""
 
 
 def _note(compared: TrackComparison, pair: Any) -> str:
