@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, Tag
@@ -23,11 +23,21 @@ from pydantic_core import ErrorDetails
 
 def closest(word: str, choices: Sequence[str]) -> str | None:
     """The choice `word` most likely misspells, or None when none is close."""
-    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    if found:
-        return found[0]
-    lowered = {c.lower(): c for c in choices}
-    return lowered.get(word.lower())
+    return _closest_spelling(word, {choice: choice for choice in choices})
+
+
+def _closest_spelling(word: str, spelled: Mapping[str, str]) -> str | None:
+    """The suggestion (a key of `spelled`) whose spelling (its value) is nearest `word`, letter
+    case aside, or None when none is close; on a tie the shorter suggestion. Every hint of this
+    module is chosen here, so a misspelling is judged alike wherever it is made."""
+    scored = [
+        (difflib.SequenceMatcher(None, word.lower(), leaf.lower()).ratio(), -len(key), key)
+        for key, leaf in spelled.items()
+    ]
+    if not scored:
+        return None
+    ratio, _, best = max(scored)
+    return best if ratio >= 0.6 else None
 
 
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
@@ -66,12 +76,7 @@ def _closest_key(
     for key in keys:
         for inner in keys_at(root, (*place, key)):
             spelled.setdefault(f"{key}.{inner}", inner)
-    scored = [
-        (difflib.SequenceMatcher(None, word.lower(), leaf.lower()).ratio(), -len(key), key)
-        for key, leaf in spelled.items()
-    ]
-    ratio, _, best = max(scored)
-    return best if ratio >= 0.6 else None
+    return _closest_spelling(word, spelled)
 
 
 def keys_at(root: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
