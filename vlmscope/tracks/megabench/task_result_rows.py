@@ -40,36 +40,33 @@ def read_task_results(path: str | Path) -> list[TaskResult]:
 
 def check_task_results(document: Any, source: str) -> None:
     """Refuse a document whose rows the official readers would fail on, naming the first."""
-    keys: tuple[str, ...]
     if isinstance(document, Mapping) and "data" in document:
-        rows, keys, what = document["data"], _SCORED_KEYS, "data_with_scores.json"
+        rows = document["data"]
         if not isinstance(rows, list):
             raise ValueError(f"{source}: field 'data': expected a list of scored tasks")
-        rows_read = [(i, row) for i, row in enumerate(rows) if _scored(row)]
         for index, row in enumerate(rows):
             if not isinstance(row, Mapping):
                 raise ValueError(f"{source} data[{index}]: expected an object, got {row!r:.60}")
+            if _scored(row):
+                _need(
+                    row, _SCORED_KEYS, f"{source} data[{index}]", "each data_with_scores.json row"
+                )
     elif isinstance(document, list):
-        rows_read, keys, what = list(enumerate(document)), _RESULT_KEYS, "task_results.json"
+        for index, row in enumerate(document):
+            place, keys = f"{source} row {index}", ", ".join(_RESULT_KEYS)
+            if not isinstance(row, Mapping):
+                raise ValueError(f"{place}: expected an object with {keys}, got {row!r:.60}")
+            _need(row, _RESULT_KEYS, place, "each task_results.json row")
     else:
         raise ValueError(
             f"{source}: expected a task_results.json list of task results, or a "
             'data_with_scores.json {"data": [...]} document'
         )
-    for index, row in rows_read:
-        place = f"{source} row {index}" if keys is _RESULT_KEYS else f"{source} data[{index}]"
-        if not isinstance(row, Mapping):
-            raise ValueError(f"{place}: expected an object with {', '.join(keys)}, got {row!r:.60}")
-        for key in keys:
-            if key not in row:
-                raise ValueError(
-                    f"{place}: field {key!r}: absent; each {what} row needs {', '.join(keys)}"
-                )
 
 
-def _scored(row: Any) -> bool:
+def _scored(row: Mapping[str, Any]) -> bool:
     """Whether the official refinement keeps this task (it has a score other than -1)."""
-    return isinstance(row, Mapping) and "mean_task_score" in row and row["mean_task_score"] != -1
+    return "mean_task_score" in row and row["mean_task_score"] != -1
 
 
 def check_response_rows(document: Any, source: str) -> None:
@@ -101,6 +98,7 @@ def check_response_rows(document: Any, source: str) -> None:
 
 
 def _need(row: Mapping[str, Any], keys: tuple[str, ...], place: str, what: str) -> None:
+    """Refuse `row` at `place` for the first of `keys` it lacks, saying what `what` needs."""
     for key in keys:
         if key not in row:
             raise ValueError(f"{place}: field {key!r}: absent; {what} needs {', '.join(keys)}")
