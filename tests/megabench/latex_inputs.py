@@ -43,7 +43,15 @@ _PIECES = (
     "3.14",
 )
 # unit -> factors it adds to a run (digit units merge into one number however many repeat)
-_RUN_UNITS = {"x y ": 2, "ab ": 2, "the answer is ": 11, "1 and ": 4, "d x ": 1, "a1 ": 2}
+_RUN_UNITS = {
+    "x y ": 2,
+    "ab ": 2,
+    "the answer is ": 11,
+    "1 and ": 4,
+    "d x ": 1,
+    "a1 ": 2,
+    "x 01 ": 2,
+}
 _RUN_UNITS_ONE_FACTOR = {"1 ": 0, "7": 0, "dd\n": 1, "q\t": 1}
 
 

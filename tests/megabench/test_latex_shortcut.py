@@ -92,11 +92,28 @@ def test_runs_past_the_recursion_limit_end_in_recursion_error_as_in_sympy(unit: 
         "\\frac{1}{2}",
         "a b c",
         "1" * 700 + " a" * 1200,  # a number too long to rule out an earlier error
+        "x 01 " * 1200,  # sympy raises SympifyError at the first `01`, before the recursion
+        "a 0 0 " * 1200,  # `00` converts, but a leading zero is left to the parser all the same
         "",
     ],
 )
 def test_other_texts_are_left_to_the_parser(text: str) -> None:
     assert known_parse(text) is None
+
+
+def test_a_leading_zero_in_a_long_run_ends_as_in_sympy() -> None:
+    limit = sys.getrecursionlimit()
+    low = len(inspect.stack(0)) + 300  # room for sympify's own frames at the first `01`
+    text = "x 01 " * (low // 2 + 1)
+    sys.setrecursionlimit(low)
+    try:
+        claim = _claim(text)
+        truth = _outcome(text)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert truth[0] == "error"
+    assert truth[1].__name__ == "SympifyError"
+    assert claim is None
 
 
 def test_the_cached_parse_takes_the_shortcut() -> None:

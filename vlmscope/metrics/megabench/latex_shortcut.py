@@ -10,7 +10,8 @@ outcome known in linear time, the same object or the same exception type as the 
   skipped), and sympy converts it with `sympy.Number` of the digits: the same call is made here,
   so whatever it returns or raises is the parser's outcome.
 - Only ASCII letters, digits and whitespace, at least as many factors as the recursion limit, no
-  digit run longer than Python's smallest integer-string limit: every factor is one `postfix` of
+  digit run longer than Python's smallest integer-string limit or with a leading zero (`x 01`
+  raises `SympifyError` at that factor, before the recursion is deep): every factor is one `postfix` of
   one `unary` (no operator, bracket, `_`, `^` or quote exists to build anything else), and sympy
   converts that list by recursing once per factor (`convert_postfix_list`), with nothing that can
   raise on these factors before it: it certainly ends in `RecursionError` (which the LaTeX metric
@@ -50,13 +51,20 @@ def _antlr_parser_available() -> bool:
     return _parse_latex_antlr.MathErrorListener is not None and runtime.startswith("4.11")
 
 
+def _number_converts(digits: str) -> bool:
+    """Whether `sympy.Number(digits)` certainly returns: no leading zero before another digit
+    (`01` is no Python literal, so sympy raises at that factor, before the recursion is deep) and
+    no more digits than any integer-string limit allows."""
+    return len(digits) <= _SAFE_DIGITS and (digits[0] != "0" or len(digits) == 1)
+
+
 def _certainly_too_deep(text: str) -> bool:
     limit = sys.getrecursionlimit()
     if len(text) < limit:  # each factor takes at least one character
         return False
     factors = 0
     for match in _FACTOR.finditer(text):
-        if match.group()[0].isdigit() and len(_SPACE.sub("", match.group())) > _SAFE_DIGITS:
+        if match.group()[0].isdigit() and not _number_converts(_SPACE.sub("", match.group())):
             return False
         factors += 1
     return factors >= limit
