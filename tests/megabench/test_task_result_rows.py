@@ -13,6 +13,7 @@ import pytest
 from vlmscope.cli import main
 
 GOOD = {"name": "ascii_art_30", "score": 0.5, "eval_type": "llm", "num_demo": 1, "num_query": 3}
+SCORED = {"task_name": "t", "mean_task_score": 1, "eval_type": "rule", "query_response": []}
 
 
 def _summarize(
@@ -37,6 +38,14 @@ def _summarize(
         (
             {"data": [{"task_name": "t", "mean_task_score": 1, "eval_type": "rule"}]},
             "FILE data[0]: field 'query_response': absent",
+        ),
+        (
+            {"data": [{**SCORED, "example_info": {"example_text": ""}}]},
+            "FILE data[0].example_info: field 'image_paths': absent; the demonstration count",
+        ),
+        (
+            {"data": [{**SCORED, "example_info": []}]},
+            "FILE data[0]: field 'example_info': expected an object",
         ),
     ],
 )

@@ -26,6 +26,8 @@ _QUERY_KEYS = ("query_idx", "query_text", "correct_answer", "response")
 """What each of its `query_response` entries needs."""
 _SCORED_KEYS = ("task_name", "eval_type", "query_response", "example_info")
 """What each scored task of a `data_with_scores.json` needs, when it has a `mean_task_score`."""
+_EXAMPLE_KEYS = ("example_text", "image_paths")
+"""What its `example_info` needs: the official count of demonstrations reads both."""
 
 
 def read_task_results(path: str | Path) -> list[TaskResult]:
@@ -48,9 +50,12 @@ def check_task_results(document: Any, source: str) -> None:
             if not isinstance(row, Mapping):
                 raise ValueError(f"{source} data[{index}]: expected an object, got {row!r:.60}")
             if _scored(row):
-                _need(
-                    row, _SCORED_KEYS, f"{source} data[{index}]", "each data_with_scores.json row"
-                )
+                place = f"{source} data[{index}]"
+                _need(row, _SCORED_KEYS, place, "each data_with_scores.json row")
+                example = row["example_info"]
+                if not isinstance(example, Mapping):
+                    raise ValueError(f"{place}: field 'example_info': expected an object")
+                _need(example, _EXAMPLE_KEYS, f"{place}.example_info", "the demonstration count")
     elif isinstance(document, list):
         for index, row in enumerate(document):
             place, keys = f"{source} row {index}", ", ".join(_RESULT_KEYS)
