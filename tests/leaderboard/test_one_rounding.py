@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from vlmscope.leaderboard import megabench_headline_ci
 from vlmscope.leaderboard import simplevqa_view as svqa
 from vlmscope.leaderboard.compare.pairs import POINTS, PairedNumber
@@ -255,3 +257,11 @@ def test_a_reach_keeps_its_sign_when_a_bound_lies_on_the_other_side() -> None:
     assert reach_text(0.5, Bounds(0.52, 0.6), 100) == "+10.00 / +2.00"
     assert ci_offsets({"score": 1114, "lower": 1107, "upper": 1122}) == "+8 / -7"
     assert ci_offsets({"score": 1114, "lower": 1115, "upper": 1122}) == "+8 / +1"
+
+
+@pytest.mark.parametrize(("limit", "said"), [(1, "the first row of"), (3, "the first 3 rows of")])
+def test_a_limited_runs_table_says_how_many_rows_it_read(limit: int, said: str) -> None:
+    """The table's closing line names the limit in words that read right for one row too."""
+    report = RunReport(tracks=[TrackReport("m", "probench", total=1, samples=1)], limit=limit)
+    closing = format_table(report).splitlines()[-1]
+    assert f"(--limit {limit}: {said} each track" in closing, closing

@@ -143,7 +143,7 @@ def format_table(report: RunReport) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     if report.limit is not None:
         lines.append(
-            f"limited run (--limit {report.limit}: the first {report.limit} rows of each track, "
+            f"limited run (--limit {report.limit}: the first {_rows(report.limit)} of each track, "
             "per task for MEGA-Bench); the leaderboard shows it only where no full run exists"
         )
     for track in report.tracks:
@@ -165,3 +165,8 @@ def format_table(report: RunReport) -> str:
             else f"joint board of {board.track}: not fitted ({board.error})"
         )
     return "\n".join(lines)
+
+
+def _rows(count: int) -> str:
+    """`count` rows, in words that read right for one row too."""
+    return "row" if count == 1 else f"{count} rows"
