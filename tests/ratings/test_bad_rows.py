@@ -241,6 +241,19 @@ def test_line_numbers_count_blank_lines_and_arrays_name_the_index(tmp_path: Path
         read_battle_records(array, skip_bad_rows=True)
 
 
+def test_a_csv_table_is_refused_with_the_formats_read(tmp_path: Path) -> None:
+    """A battles table saved as CSV is named as a table, not as 'line 1: not JSON', and the
+    error says which formats are read; a `.csv` file that holds JSON lines is still read."""
+    table = tmp_path / "battles.csv"
+    table.write_text("model_a,model_b,winner\na,b,model_a\n", encoding="utf-8")
+    with pytest.raises(
+        ValueError, match=r"battles\.csv: a \.csv table is not read here; give JSON"
+    ):
+        read_battle_records(table, skip_bad_rows=True)
+    table.write_text("\n".join(json.dumps(r) for r in BATTLES[:3]), encoding="utf-8")
+    assert len(read_battle_records(table).rows) == 3
+
+
 def test_every_reason_is_counted_and_the_result_dataset_keeps_the_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

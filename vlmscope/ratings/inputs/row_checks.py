@@ -66,6 +66,9 @@ SKIP_REASONS = (
 
 T = TypeVar("T")
 
+TABLE_SUFFIXES = (".csv", ".tsv")
+"""Files named as delimited tables: refused with how to write them as rows, not line by line."""
+
 
 @dataclass(frozen=True)
 class RowPlace:
@@ -227,6 +230,11 @@ def check_file(
             skip_bad_rows=skip_bad_rows,
             key=key,
             locate=locate,
+        )
+    if Path(source).suffix.lower() in TABLE_SUFFIXES and not text.lstrip().startswith("{"):
+        raise ValueError(
+            f"{source}: a {Path(source).suffix} table is not read here; give JSON lines, a JSON "
+            "array or a Parquet file (pandas: DataFrame.to_json(orient='records', lines=True))"
         )
     return check_rows(
         _json_lines(text),
