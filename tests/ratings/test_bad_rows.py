@@ -241,7 +241,9 @@ def test_line_numbers_count_blank_lines_and_arrays_name_the_index(tmp_path: Path
         read_battle_records(array, skip_bad_rows=True)
 
 
-def test_a_csv_table_is_refused_with_the_formats_read(tmp_path: Path) -> None:
+def test_a_csv_table_is_refused_with_the_formats_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A battles table saved as CSV is named as a table, not as 'line 1: not JSON', and the
     error says which formats are read; a `.csv` file that holds JSON lines is still read."""
     table = tmp_path / "battles.csv"
@@ -250,6 +252,8 @@ def test_a_csv_table_is_refused_with_the_formats_read(tmp_path: Path) -> None:
         ValueError, match=r"battles\.csv: a \.csv table is not read here; give JSON"
     ):
         read_battle_records(table, skip_bad_rows=True)
+    refused = main(["ratings", "battles", str(table), "--out", str(tmp_path / "b.json")])
+    assert refused == 2 and "a .csv table is not read here" in capsys.readouterr().err
     table.write_text("\n".join(json.dumps(r) for r in BATTLES[:3]), encoding="utf-8")
     assert len(read_battle_records(table).rows) == 3
 

@@ -47,7 +47,7 @@ from vlmscope.ratings.inputs.battle_columns import (
     per_row_columns,
 )
 from vlmscope.ratings.inputs.battles import Battles, battle_row
-from vlmscope.ratings.inputs.row_checks import SKIP_REASONS, RowPlace
+from vlmscope.ratings.inputs.row_checks import SKIP_REASONS, RowPlace, refuse_table
 
 _BLOCK_BYTES = 32 << 20
 _PARQUET_ROWS = 1 << 18
@@ -191,6 +191,7 @@ def read_board_battles(
         )
     if head.lstrip().startswith(b"["):
         return _json_array(path, style, skip_bad_rows)
+    refuse_table(source, head.decode("utf-8", errors="replace"))
     schema = json_schema()
     parts = []
     skipped = Counter()

@@ -231,11 +231,7 @@ def check_file(
             key=key,
             locate=locate,
         )
-    if Path(source).suffix.lower() in TABLE_SUFFIXES and not text.lstrip().startswith("{"):
-        raise ValueError(
-            f"{source}: a {Path(source).suffix} table is not read here; give JSON lines, a JSON "
-            "array or a Parquet file (pandas: DataFrame.to_json(orient='records', lines=True))"
-        )
+    refuse_table(source, text)
     return check_rows(
         _json_lines(text),
         lambda n: RowPlace(source, line=n),
@@ -244,6 +240,18 @@ def check_file(
         key=key,
         locate=locate,
     )
+
+
+def refuse_table(source: str, head: str) -> None:
+    """Refuse a file named as a delimited table (`.csv`, `.tsv`) whose text (`head`, its start
+    at least) is not JSON lines: it is a table, not a first line that is bad JSON, and the
+    error says what is read instead."""
+    suffix = Path(source).suffix.lower()
+    if suffix in TABLE_SUFFIXES and not head.lstrip().startswith("{"):
+        raise ValueError(
+            f"{source}: a {suffix} table is not read here; give JSON lines, a JSON array or a "
+            "Parquet file (pandas: DataFrame.to_json(orient='records', lines=True))"
+        )
 
 
 def _json_lines(text: str) -> Iterator[tuple[int, Any]]:
