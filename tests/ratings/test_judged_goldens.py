@@ -32,8 +32,7 @@ RATING_TOL = 0.1  # Elo points, point estimates
 QUANTILE_TOL = 0.2  # Elo points, bootstrap percentiles (same random stream)
 WIN_RATE_TOL = 0.05  # percentage points
 COEF_TOL = 2e-4
-V2_PCT_TOL = 0.5  # percentage points: torch float32 LBFGS vs our float64 port, printed to 0.1
-V2_COEF_TOL = 2e-3
+V2_COEF_TOL = 2e-4  # float32 fits: torch builds differ in the last bits, not in printed digits
 
 PROBENCH = golden("probench_show_result.json")
 AH_V01 = golden("arena_hard_v01_verdicts.json")
@@ -109,11 +108,6 @@ def test_arena_hard_v01(mode: str, style_control: bool) -> None:
         assert board.style_coef is None
 
 
-def _ci_bounds(text: str) -> tuple[float, float]:
-    below, above = text.strip("()").split(" / ")
-    return float(below.lstrip("-")), float(above.lstrip("+"))
-
-
 @pytest.mark.parametrize("key", ["no_style", "style_length+markdown"])
 def test_arena_hard_v2(key: str) -> None:
     expected = AH_V2[key]
@@ -123,9 +117,9 @@ def test_arena_hard_v2(key: str) -> None:
     assert sorted(board.win_rates) == models
     for model in models:
         rate, want = board.win_rates[model], expected[model]
-        assert rate.score * 100 == pytest.approx(want["score_pct"], abs=V2_PCT_TOL)
-        got_ci, want_ci = _ci_bounds(rate.ci_text()), _ci_bounds(want["ci"])
-        np.testing.assert_allclose(got_ci, want_ci, atol=V2_PCT_TOL, rtol=0)
+        # the printed digits (with style control too: ours fits in torch float32 as upstream)
+        assert round(rate.score * 100, 1) == want["score_pct"], model
+        assert rate.ci_text() == want["ci"], model
     if key == "no_style":
         assert board.style_coef_median is None
         return

@@ -9,9 +9,11 @@ Input is the exploded score rows of :func:`vlmscope.ratings.inputs.verdict_battl
 * Style control (``print_leaderboard_with_style_features(.., ["length", "markdown"])``): a
   Bradley-Terry logistic model on +1 (judged model) / -1 (baseline) columns plus 4 standardised
   style features, fit per bootstrap round (``randint(0, N, (100, N))`` over all rows in the given
-  order) by 50 fixed L-BFGS steps from 0.5 (:mod:`vlmscope.ratings.fits.fixed_step_lbfgs`), no
-  regularisation. The score is the median round win rate ``sigmoid(c_model - c_baseline)``; the
-  CI its 5% / 95% quantiles. Style features differ from the v0.1 ones on purpose (spec 6.4):
+  order) by 50 fixed L-BFGS steps from 0.5, no regularisation, run in torch float32 as upstream
+  runs it (:mod:`vlmscope.ratings.fits.float32_bt_lbfgs`: a float64 fit prints other last
+  digits). The score is the median round win rate ``exp(c_model) / (exp(c_model) +
+  exp(c_baseline))``; the CI its 5% / 95% quantiles. Style features differ from the v0.1 ones
+  on purpose (spec 6.4):
   length ``(m - b) / (m + b)``; markdown density ``count / (tokens + 1)`` then
   ``(d_m - d_b) / (d_m + d_b + 1)``; standardised with ddof 1. Upstream takes each answer's
   counts by position (``metadata.values()`` as tokens, headers, lists, bold), so do we; an
@@ -32,11 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit, log_expit
 
 from vlmscope.ratings.boards.arena_hard_v2_metadata import positional_counts
-from vlmscope.ratings.fits.fit_checks import require_finite, require_varying
-from vlmscope.ratings.fits.fixed_step_lbfgs import LossAndGradient, minimize_fixed_step_lbfgs
+from vlmscope.ratings.fits.float32_bt_lbfgs import (
+    bootstrap_float32_bt,
+    float32_win_rates,
+    v2_float32_style_features,
+)
 from vlmscope.ratings.fits.pandas_group_stats import group_mean, group_quantile
 from vlmscope.ratings.inputs.verdict_battles import JudgedScore
 from vlmscope.ratings.inputs.verdict_records import STYLE_FIELDS, VerdictRecord
@@ -117,19 +121,10 @@ def arena_hard_v2_board(
 
 def v2_style_features(scores: Sequence[JudgedScore]) -> FloatArray:
     """Standardised (ddof 1) length and markdown-density differences, model minus baseline
-    (a baseline with two counts has one density, compared with each of the model's three)."""
+    (a baseline with two counts has one density, compared with each of the model's three),
+    computed in float32 as upstream computes them (the float32 values, widened)."""
     model, base = positional_counts(scores)  # by position; a layout upstream stops on raises
-    features = np.empty_like(model)
-    with np.errstate(divide="ignore", invalid="ignore"):  # both answers 0 tokens: 0 / 0
-        features[:, 0] = (model[:, 0] - base[:, 0]) / (model[:, 0] + base[:, 0])
-    model_density = model[:, 1:] / (model[:, :1] + 1)
-    base_density = base[:, 1:] / (base[:, :1] + 1)
-    features[:, 1:] = (model_density - base_density) / (model_density + base_density + 1)
-    require_finite(features, "style feature (length: both answers have 0 tokens?)")
-    std = features.std(axis=0, ddof=1) if len(features) > 1 else np.zeros(features.shape[1])
-    require_varying(std, V2_STYLE_FEATURES)
-    standardised: FloatArray = (features - features.mean(axis=0)) / std
-    return standardised
+    return v2_float32_style_features(model, base, V2_STYLE_FEATURES).astype(np.float64)
 
 
 OUT_OF_ORDER = (
@@ -172,18 +167,6 @@ def _why(order: tuple[str, ...]) -> str:
     return NOT_THE_OFFICIAL_KEYS + (ONE_DENSITY if len(order) == 2 else "")
 
 
-def _bt_loss_and_gradient(design: FloatArray, outcome: FloatArray) -> LossAndGradient:
-    """Summed binary cross-entropy with logits, no regularisation (upstream ``bt_loss``)."""
-
-    def evaluate(params: FloatArray) -> tuple[float, FloatArray]:
-        logits = design @ params
-        loss = -float((log_expit(logits) * outcome + log_expit(-logits) * (1 - outcome)).sum())
-        gradient: FloatArray = design.T @ (expit(logits) - outcome)
-        return loss, gradient
-
-    return evaluate
-
-
 def arena_hard_v2_style_board(
     scores: Sequence[JudgedScore], baseline: str, rounds: int = 100, seed: int = 42
 ) -> ArenaHardV2Board:
@@ -194,18 +177,11 @@ def arena_hard_v2_style_board(
     one_hot = np.zeros((len(scores), len(models)))
     one_hot[np.arange(len(scores)), [column[shown_name(r.model)] for r in scores]] = 1.0
     one_hot[:, column[baseline]] = -1.0
-    design = np.concatenate([one_hot, v2_style_features(scores)], axis=1)
-    outcome = np.array([r.score for r in scores], dtype=float)
+    design = np.concatenate([one_hot, v2_style_features(scores)], axis=1).astype(np.float32)
+    outcome = np.array([r.score for r in scores], dtype=np.float32)
     picks = np.random.RandomState(seed).randint(0, len(scores), size=(rounds, len(scores)))
-    start = np.full(design.shape[1], 0.5)
-    coefs = np.array(
-        [
-            minimize_fixed_step_lbfgs(_bt_loss_and_gradient(design[rows], outcome[rows]), start)
-            for rows in picks
-        ]
-    )
-    model_coefs = coefs[:, : len(models)]
-    probabilities = expit(model_coefs - model_coefs[:, [column[baseline]]])
+    coefs32 = bootstrap_float32_bt(design, outcome, picks)
+    probabilities = float32_win_rates(coefs32[:, : len(models)], column[baseline]).astype(float)
     win_rates = {
         name: WinRate(
             score=float(np.quantile(probabilities[:, i], 0.5)),
@@ -214,7 +190,7 @@ def arena_hard_v2_style_board(
         )
         for i, name in enumerate(models)
     }
-    medians = np.median(coefs, axis=0)
+    medians = np.median(coefs32.astype(np.float64), axis=0)
     return ArenaHardV2Board(
         baseline=baseline,
         win_rates=win_rates,
