@@ -92,3 +92,18 @@ def test_a_damaged_vote_store_closes_the_arena_and_keeps_the_results(
     labels = _labels(demo)
     assert {"Overview", "Arena", "MEGA-Bench", "VisionArena", "Samples"} <= set(labels)
     assert arena_tab.CLOSED_NOTE in _values(demo) and str(votes) not in _values(demo)
+
+
+def test_a_folder_without_results_is_said_to_be_empty(
+    tmp_path: Path, results_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A results folder that holds no result dataset (an empty folder, a typo one level too
+    deep) serves an empty leaderboard: the log says so and names the folder, which a folder
+    with results does not."""
+    with caplog.at_level(logging.WARNING):
+        ResultStore(ResultsLocation.local(tmp_path))
+    assert f"no result datasets under {tmp_path}: the leaderboard is empty" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        ResultStore(ResultsLocation.local(results_dir))
+    assert "no result datasets" not in caplog.text

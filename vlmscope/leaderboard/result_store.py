@@ -123,6 +123,12 @@ class ResultStore:
             cut = [what for r in found for what in r.cut]
             if cut:
                 self._suspect(folder, cut)
+        if not self.missing and not records and not boards and not self.problems:
+            log.warning(
+                "no result datasets under %s: the leaderboard is empty (`vlmscope run --config "
+                "...` writes them; give the folder it wrote)",
+                location.root,
+            )
         self.summaries: list[SummaryRecord] = latest_per_run(records)
         self.boards: dict[str, BoardRecord] = latest_per_track(boards)
         self.hidden_boards: list[HiddenBoard] = hidden_boards(boards, self.boards, location.root)
