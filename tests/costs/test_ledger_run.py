@@ -142,3 +142,21 @@ def test_pairwise_tracks_report_their_judges_swap_consistency(
         assert set(board["models"]) == set(MODELS)
         assert board["overall"]["prompts"] == 4 and board["overall"]["games"] == 8
     assert "consistency" not in summary(out, "stub-model", "simplevqa")
+
+
+def test_the_ledger_says_when_its_prices_are_the_shipped_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run from a folder without the checkout's configs/ (the demo elsewhere), the prices are
+    read from the copy shipped with vlmscope: the ledger's line says so rather than naming a
+    relative path that is not there; a pricing file that is there is named as given."""
+    from vlmscope.runner.ledger import run_totals
+    from vlmscope.runner.ledger_table import format_ledger
+
+    monkeypatch.chdir(tmp_path)
+    totals = run_totals([])
+    shipped = format_ledger(totals, "configs/pricing_example.yaml").splitlines()[0]
+    assert "prices from configs/pricing_example.yaml (the copy shipped with vlmscope, " in shipped
+    (tmp_path / "mine.yaml").write_text("{}", encoding="utf-8")
+    own = format_ledger(totals, "mine.yaml").splitlines()[0]
+    assert own.endswith("; prices from mine.yaml")

@@ -4,8 +4,10 @@ track, per phase, and in all."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from vlmscope.runner.ledger import RunTotals, Tally
+from vlmscope.shipped_configs import config_path
 from vlmscope.shown_numbers import money_digits, money_number
 
 HEADER = ["totals", "requests", "asked", "failed", "prompt tok", "completion tok", "reasoning tok",
@@ -62,7 +64,7 @@ def format_ledger(totals: RunTotals, pricing: str | None) -> str:
     rows += [_row(f"phase {name}", t, currency) for name, t in totals.by_phase.items()]
     rows.append(_row("total", totals.total, currency))
     lines = aligned(rows, 1)
-    source = f"prices from {pricing}" if pricing else "no pricing file (--pricing FILE)"
+    source = _prices_source(pricing)
     lines.insert(
         0,
         f"ledger: every call the results stand on (asked: sent by this run), tokens as each "
@@ -71,3 +73,12 @@ def format_ledger(totals: RunTotals, pricing: str | None) -> str:
     if totals.unpriced:
         lines.append(f"no price for: {', '.join(totals.unpriced)} (their cost reads n/a)")
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _prices_source(pricing: str | None) -> str:
+    """Where the prices came from, as `load_prices` found them: a `configs/` path that is not
+    here (the demo run from another folder) was read from the copy shipped with vlmscope."""
+    if not pricing:
+        return "no pricing file (--pricing FILE)"
+    read, note = config_path(Path(pricing))
+    return f"prices from {pricing}" + (f" (the copy shipped with vlmscope, {read})" if note else "")
