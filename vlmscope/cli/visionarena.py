@@ -109,7 +109,7 @@ example:
 
 
 def add_subparser(subparsers: Any) -> None:
-    """Add ``visionarena`` with ``classify``, ``leaderboard``, ``agreement``, ``build-bench``
+    """Add ``visionarena`` with ``leaderboard``, ``classify``, ``agreement``, ``build-bench``
     and ``topics``."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "visionarena",
@@ -118,9 +118,10 @@ def add_subparser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="visionarena_command", required=True, metavar="COMMAND")
+    add_leaderboard_parser(commands)  # in the description's order
     classify: argparse.ArgumentParser = commands.add_parser(
         "classify",
-        help="label prompts with the paper's category classifiers",
+        help="label prompts with the category classifiers (FastChat's or the paper's)",
         description="Label prompts with VisionArena's category classifiers, asked of a judge.",
         epilog=CLASSIFY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -156,7 +157,6 @@ def add_subparser(subparsers: Any) -> None:
         help="compare with the reference labels of DATA (`categories`); every row must have them",
     )
     classify.set_defaults(func=handle_classify)
-    add_leaderboard_parser(commands)
     add_agreement_parser(commands)
     add_bench_parsers(commands)
 
