@@ -13,10 +13,13 @@ fit's last bits (it splits the products' sums differently, and fifty unconverged
 on): upstream's numbers depend on the cores of the machine that printed them. The fit here runs
 on one thread (restored afterwards), so a board is the same on every machine; it matches
 upstream run on one thread, and upstream's printed digits on the goldens at 1, 2 and 8 threads.
+The setting is process-wide (a thread started meanwhile inherits it), so fits take turns: two
+boards fitted at once in threads would otherwise each restore what the other had set.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -30,6 +33,9 @@ if TYPE_CHECKING:
 
 Float32Array = NDArray[np.float32]
 IntArray = NDArray[np.int64]
+
+_ONE_THREAD = threading.Lock()
+"""Held while a fit has torch on one thread, from reading the caller's setting to restoring it."""
 
 
 def v2_float32_style_features(
@@ -66,15 +72,16 @@ def bootstrap_float32_bt(
 
     features = torch.from_numpy(np.ascontiguousarray(design, dtype=np.float32))
     outcomes = torch.from_numpy(np.ascontiguousarray(outcome, dtype=np.float32))
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        fits = [
-            _fit(features[torch.from_numpy(rows)], outcomes[torch.from_numpy(rows)])
-            for rows in picks
-        ]
-    finally:
-        torch.set_num_threads(threads)
+    with _ONE_THREAD:
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            fits = [
+                _fit(features[torch.from_numpy(rows)], outcomes[torch.from_numpy(rows)])
+                for rows in picks
+            ]
+        finally:
+            torch.set_num_threads(threads)
     coefs: Float32Array = torch.stack(fits).numpy()
     if not np.isfinite(coefs).all():
         raise FitError("the fit ended on NaN or infinite parameters")
