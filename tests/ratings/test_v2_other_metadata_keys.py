@@ -80,16 +80,16 @@ def test_the_cases_cover_layouts_upstream_scores_and_ones_it_stops_on() -> None:
     assert {cases()[i]["mode"] for i in _stopped()} == set(OFFENDING_SIDE)
 
 
-@pytest.mark.parametrize("index", range(5))
+@pytest.mark.parametrize("index", _numbered())
 def test_layouts_upstream_scores_give_its_features(index: int) -> None:
-    case = cases()[_numbered()[index]]
+    case = cases()[index]
     got = v2_style_features(_scores(case))
     np.testing.assert_allclose(got, case["features"], rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("index", range(10))
+@pytest.mark.parametrize("index", _stopped())
 def test_layouts_upstream_stops_on_are_errors_naming_answer_and_keys(index: int) -> None:
-    case = cases()[_stopped()[index]]
+    case = cases()[index]
     side = OFFENDING_SIDE[case["mode"]]
     with pytest.raises(ValueError, match="arena-hard v2|stack|not a count") as caught:
         v2_style_features(_scores(case))
