@@ -140,8 +140,9 @@ def metadata_order_notes(records: Sequence[VerdictRecord]) -> list[str]:
     """One note per side and key order other than ``token_len, header_count, list_count,
     bold_count`` (other keys included), with how many answers have it and the first of them:
     upstream reads the values by position, so its (and our) numbers then differ from those of
-    the same counts under the official keys in the official order. Counted rather than listed: a file written with another key order has it on
-    every row, and a line per answer would bury the command's other output."""
+    the same counts under the official keys in the official order. Counted rather than listed:
+    a file written with another key order has it on every row, and a line per answer would bury
+    the command's other output."""
     first: dict[tuple[str, tuple[str, ...]], VerdictRecord] = {}
     count: Counter[tuple[str, tuple[str, ...]]] = Counter()
     for record in records:
