@@ -68,18 +68,23 @@ def test_digit_only_texts_read_as_sympys_number(text: str, expected: str) -> Non
         _assert_same(claim, _outcome(text), text)
 
 
-@pytest.mark.parametrize("unit", ["x y ", "1 and ", "d x ", "a1 "])
-def test_runs_past_the_recursion_limit_end_in_recursion_error_as_in_sympy(unit: str) -> None:
+def _past_a_lowered_limit(unit: str, factors: int, room: int) -> tuple[str, Any, Any]:
+    """`unit` repeated past a recursion limit `room` frames above this one (`factors` per
+    unit), with the shortcut's claim and sympy's own outcome taken under that limit."""
     limit = sys.getrecursionlimit()
-    low = len(inspect.stack(0)) + 120
-    factors = {"x y ": 2, "1 and ": 4, "d x ": 1, "a1 ": 2}[unit]
+    low = len(inspect.stack(0)) + room
     text = unit * (low // factors + 1)
     sys.setrecursionlimit(low)
     try:
-        claim = _claim(text)
-        truth = _outcome(text)
+        return text, _claim(text), _outcome(text)
     finally:
         sys.setrecursionlimit(limit)
+
+
+@pytest.mark.parametrize("unit", ["x y ", "1 and ", "d x ", "a1 "])
+def test_runs_past_the_recursion_limit_end_in_recursion_error_as_in_sympy(unit: str) -> None:
+    factors = {"x y ": 2, "1 and ": 4, "d x ": 1, "a1 ": 2}[unit]
+    text, claim, truth = _past_a_lowered_limit(unit, factors, room=120)
     assert claim == ("error", RecursionError)
     _assert_same(claim, truth, text)
 
@@ -102,15 +107,8 @@ def test_other_texts_are_left_to_the_parser(text: str) -> None:
 
 
 def test_a_leading_zero_in_a_long_run_ends_as_in_sympy() -> None:
-    limit = sys.getrecursionlimit()
-    low = len(inspect.stack(0)) + 300  # room for sympify's own frames at the first `01`
-    text = "x 01 " * (low // 2 + 1)
-    sys.setrecursionlimit(low)
-    try:
-        claim = _claim(text)
-        truth = _outcome(text)
-    finally:
-        sys.setrecursionlimit(limit)
+    # room for sympify's own frames at the first `01`
+    text, claim, truth = _past_a_lowered_limit("x 01 ", 2, room=300)
     assert truth[0] == "error"
     assert truth[1].__name__ == "SympifyError"
     assert claim is None
