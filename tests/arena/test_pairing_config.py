@@ -82,6 +82,6 @@ def test_a_misspelt_key_is_named_with_the_one_meant(tmp_path: Path) -> None:
     bad = model[:-1] % "y" + ", timeout: 3}"
     inner = _write(tmp_path, f"contestants: [{model % 'x'}, {bad}]")
     with pytest.raises(
-        ConfigError, match=r"contestants\.1\.openai\.timeout: unknown key; did you "
+        ConfigError, match=r"contestants\.1\.timeout \(openai model\): unknown key; did you "
     ):
         load_arena_config(inner)

@@ -138,7 +138,7 @@ def test_a_panel_is_refused_where_it_cannot_work() -> None:
     with pytest.raises(ConfigError, match=r"tracks.0.judge: min_valid: 3 is more than the 2"):
         parse_config({"models": [{"backend": "oracle"}],
                       "tracks": [{"name": "probench", "judge": {"judges": panel, "min_valid": 3}}]})  # fmt: skip
-    with pytest.raises(ConfigError, match=r"tracks.0.judge.judges.1.openai.base_url"):
+    with pytest.raises(ConfigError, match=r"tracks\.0\.judge\.judges\.1\.base_url \(openai model"):
         parse_config({"models": [{"backend": "oracle"}],
                       "tracks": [{"name": "probench",
                                   "judge": [always("A", "a"), {"backend": "openai", "name": "x", "model": "m"}]}]})  # fmt: skip

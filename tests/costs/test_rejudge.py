@@ -164,4 +164,4 @@ def test_a_track_without_a_judge_is_refused_by_name(
     bad = tmp_path / "bad.yaml"
     bad.write_text("backend: openai\nname: x\n", encoding="utf-8")
     assert main(["rejudge", str(old), "--judge", str(bad)]) == 2
-    assert f"{bad}: openai.base_url: Field required" in capsys.readouterr().err
+    assert f"{bad}: base_url (openai model): Field required" in capsys.readouterr().err

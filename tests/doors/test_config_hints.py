@@ -35,12 +35,12 @@ def _error(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> str
         (
             MODEL + "    temperatur: 0.2\n",
             "  - name: megabench\n",
-            "models.0.openai.temperatur: unknown key; did you mean 'generation.temperature'?",
+            "models.0.temperatur (openai model): unknown key; did you mean 'generation.temperature'?",
         ),
         (
             MODEL + "    image_budget: {max_imags: 4}\n",
             "  - name: megabench\n",
-            "models.0.openai.image_budget.max_imags: unknown key; did you mean 'max_images'?",
+            "models.0.image_budget.max_imags (openai model): unknown key; did you mean 'max_images'?",
         ),
         (
             MODEL.replace("openai", "openia", 1),
@@ -50,13 +50,13 @@ def _error(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> str
         (
             MODEL + "    token_limit_field: max_token\n",
             "  - name: megabench\n",
-            "models.0.openai.token_limit_field: Input should be 'max_tokens' or "
+            "models.0.token_limit_field (openai model): Input should be 'max_tokens' or "
             "'max_completion_tokens'; did you mean 'max_tokens'?",
         ),
         (
             "  - backend: oracle\n    xyz: 1\n",
             "  - name: megabench\n",
-            "models.0.oracle.xyz: unknown key; this place takes backend, name, image_budget",
+            "models.0.xyz (oracle model): unknown key; this place takes backend, name, image_budget",
         ),
         (
             MODEL,

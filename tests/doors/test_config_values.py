@@ -75,7 +75,7 @@ def test_an_empty_name_is_refused(
     err = _run(
         tmp_path, GOOD.replace("backend: oracle", f"backend: oracle\n    name: {name}"), capsys
     )
-    assert "models.0.oracle.name: a name is needed" in err
+    assert "models.0.name (oracle model): a name is needed" in err
     err = _run(tmp_path, GOOD.replace("name: colours", f"name: {name}"), capsys)
     assert "tracks.0.name: a name is needed" in err
 

@@ -16,11 +16,11 @@ def test_valid_config_and_defaults():
     [
         (
             {"models": [{"backend": "hf", "name": "m", "path": "p", "batch_size": 0}]},
-            "models.0.hf.batch_size",
+            "models.0.batch_size (hf model)",
         ),
         ({"models": [{"backend": "nope"}]}, "models.0"),
         ({"limit": -1}, "limit"),
-        ({"models": [{"backend": "oracle", "colour": "red"}]}, "models.0.oracle.colour"),
+        ({"models": [{"backend": "oracle", "colour": "red"}]}, "models.0.colour (oracle model)"),
     ],
 )
 def test_bad_value_is_rejected_naming_the_field(patch, field):

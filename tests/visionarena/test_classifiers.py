@@ -353,7 +353,7 @@ def test_command_names_a_bad_judge_config(
     judge.write_text("backend: coin\nlabels: []\n", encoding="utf-8")
     argv = ["visionarena", "classify", str(data), "--judge", str(judge), "--out", str(tmp_path)]
     assert main(argv) == 2
-    assert f"{judge}: coin.labels" in capsys.readouterr().err
+    assert f"{judge}: labels (coin model)" in capsys.readouterr().err
 
 
 def test_command_reads_a_chat_folder(tmp_path: Path) -> None:

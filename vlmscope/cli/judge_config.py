@@ -15,6 +15,7 @@ def read_judge_config(path: Path) -> ModelConfig:
     from pydantic import TypeAdapter, ValidationError
 
     from vlmscope.config import ModelConfig
+    from vlmscope.config.error_paths import yaml_path
     from vlmscope.yaml_files import load_yaml
 
     raw = load_yaml(path)
@@ -24,7 +25,7 @@ def read_judge_config(path: Path) -> ModelConfig:
         config: ModelConfig = TypeAdapter(ModelConfig).validate_python(raw)
     except ValidationError as error:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+            f"{yaml_path(e['loc'], ModelConfig)}: {e['msg']}" for e in error.errors()
         )
         raise ValueError(f"{path}: {problems}") from error
     return config

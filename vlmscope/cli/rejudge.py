@@ -64,6 +64,7 @@ def read_judge(path: Path) -> Any:
     from pydantic import TypeAdapter, ValidationError
 
     from vlmscope.config import JudgeConfig
+    from vlmscope.config.error_paths import yaml_path
     from vlmscope.shipped_configs import config_path
 
     path, _ = config_path(path)  # `configs/coin_judge_b.yaml` outside a checkout: the shipped one
@@ -77,8 +78,7 @@ def read_judge(path: Path) -> Any:
         return TypeAdapter(JudgeConfig).validate_python(raw)
     except ValidationError as error:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'][1:]) or '(top)'}: {e['msg']}"
-            for e in error.errors()
+            f"{yaml_path(e['loc'], JudgeConfig) or '(top)'}: {e['msg']}" for e in error.errors()
         )
         raise ValueError(f"{path}: {problems}") from error
 

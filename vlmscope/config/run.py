@@ -2,8 +2,9 @@
 YAML file (with command-line overrides) into them.
 
 A value that cannot be used is a `ConfigError` naming the file and the field's path as the YAML
-spells it (`models.0.batch_size: Input should be greater than 0`), pydantic's tag for which kind
-of judge was read left out; a key given twice is an error naming both lines
+spells it (`models.0.batch_size (hf model): Input should be greater than 0`), pydantic's tags
+for which backend or kind of judge was read left out (`vlmscope.config.error_paths`), every bad
+field on the one line; a key given twice is an error naming both lines
 (`vlmscope.yaml_files`).
 """
 
@@ -17,9 +18,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from vlmscope.config.error_paths import yaml_path
 from vlmscope.config.fields import Name, _Strict
 from vlmscope.config.hints import problem_text
-from vlmscope.config.judges import _JUDGE_TAGS, JudgeConfig, JudgePanelConfig
+from vlmscope.config.judges import JudgeConfig, JudgePanelConfig
 from vlmscope.config.models import ModelConfig
 from vlmscope.config.options import option_fields, set_options
 from vlmscope.yaml_files import load_yaml
@@ -171,14 +173,7 @@ def parse_config(raw: dict[str, Any], *, source: str = "<config>") -> RunConfig:
         return RunConfig.model_validate(raw)
     except ValidationError as err:
         problems = "; ".join(
-            ": ".join(filter(None, (_field_path(e["loc"]), problem_text(e, RunConfig))))
+            ": ".join(filter(None, (yaml_path(e["loc"], RunConfig), problem_text(e, RunConfig))))
             for e in err.errors()
         )
         raise ConfigError(f"{source}: {problems}") from err
-
-
-def _field_path(loc: tuple[int | str, ...]) -> str:
-    """The field's path as the YAML spells it: without the tag pydantic adds after `judge`
-    (whether it was read as one judge or a panel)."""
-    kept = [p for i, p in enumerate(loc) if not (i and loc[i - 1] == "judge" and p in _JUDGE_TAGS)]
-    return ".".join(str(p) for p in kept)

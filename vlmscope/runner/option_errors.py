@@ -11,18 +11,22 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ValidationError
 
+from vlmscope.config.error_paths import yaml_path
 from vlmscope.config.hints import problem_text
 from vlmscope.tracks.base import TrackOptions
 
 
-def options_problem(error: ValidationError, field: str) -> str | None:
-    """Every problem of `error` as `field.options.KEY: message`, joined by "; ", or None when
-    the error is not about a track's options class."""
+def options_problem(error: ValidationError, source: str, field: str) -> str | None:
+    """Every problem of `error` as `field.options.KEY: message`, joined by "; " after
+    `source: ` (once, as a run config's own errors are), or None when the error is not about a
+    track's options class."""
     options = _options_class(error.title)
     if options is None:
         return None
-    return "; ".join(
-        ".".join([f"{field}.options", *map(str, e["loc"])]) + ": " + problem_text(e, options)
+    return f"{source}: " + "; ".join(
+        ".".join(filter(None, (f"{field}.options", yaml_path(e["loc"], options))))
+        + ": "
+        + problem_text(e, options)
         for e in error.errors()
     )
 

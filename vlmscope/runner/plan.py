@@ -56,7 +56,7 @@ def plan_tracks(config: RunConfig, *, source: str = "config") -> list[PlannedTra
             resolved, origin = resolve_track_data(track_config)
             track = build_track(resolved, limit=config.limit)
         except ValidationError as err:
-            problem = options_problem(err, f"{source}: {field}")
+            problem = options_problem(err, source, field)
             if problem is None:
                 raise ConfigError(f"{source}: {field} ({track_config.name}): {err}") from err
             raise ConfigError(problem) from err
