@@ -14,7 +14,8 @@ import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, Union
 
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, ModelWrapValidatorHandler, ValidationError, model_validator
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 _NUMBERS = (int, float)
 
@@ -32,16 +33,50 @@ def holds_only_numbers(annotation: Any) -> bool:
 class AsWritten(BaseModel):
     """A model whose numeric fields refuse booleans and text (see the module docstring)."""
 
-    @model_validator(mode="before")
+    @model_validator(mode="wrap")
     @classmethod
-    def _numbers_as_written(cls, value: Any) -> Any:
-        if isinstance(value, Mapping):
-            for name, given in value.items():
-                field = cls.model_fields.get(name) if isinstance(name, str) else None
-                if (
-                    field is not None
-                    and isinstance(given, bool | str)
-                    and holds_only_numbers(field.annotation)
-                ):
-                    raise ValueError(f"{name}: expected a number, got {given!r}")
-        return value
+    def _numbers_as_written(cls, value: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        """Each number so written is an error at its own field, reported with every other
+        error of the model (a misspelt key beside it), not alone as the only one found."""
+        bad = _written_numbers(cls, value)
+        if not bad:
+            return handler(value)
+        errors = [
+            InitErrorDetails(
+                type=PydanticCustomError(
+                    "number_as_written", "expected a number, got {given}", {"given": repr(given)}
+                ),
+                loc=(name,),
+                input=given,
+            )
+            for name, given in bad.items()
+        ]
+        try:
+            handler(value)
+        except ValidationError as err:
+            errors += [_again(e) for e in err.errors() if not (e["loc"] and e["loc"][0] in bad)]
+        raise ValidationError.from_exception_data(cls.__name__, errors)
+
+
+def _written_numbers(model: type[BaseModel], value: Any) -> dict[str, Any]:
+    """The fields of `model` that hold only numbers but are given a boolean or text."""
+    if not isinstance(value, Mapping):
+        return {}
+    return {
+        name: given
+        for name, given in value.items()
+        if isinstance(name, str)
+        and name in model.model_fields
+        and isinstance(given, bool | str)
+        and holds_only_numbers(model.model_fields[name].annotation)
+    }
+
+
+def _again(error: ErrorDetails) -> InitErrorDetails:
+    """One error of a failed validation, to be raised again beside others: its kind, message
+    and context kept, since the config's hints read them."""
+    return InitErrorDetails(
+        type=PydanticCustomError(error["type"], error["msg"], error.get("ctx")),
+        loc=error["loc"],
+        input=error["input"],
+    )
