@@ -31,7 +31,9 @@ def single_json_file(folder: Path, error: type[ValueError], expected: str) -> Pa
 
 
 def json_records(path: Path, error: type[ValueError]) -> list[dict[str, Any]]:
-    """The records of a JSON list or JSON-lines file; `error` naming the file if it is not one."""
+    """The records of a JSON list or JSON-lines file; `error` naming the file if it is not one,
+    and the line of a JSON-lines file that is not JSON (with its column in that line: the
+    parser's own "line 1" would be the one line it was given, not the file's)."""
     text = read_text(path, error)
     if path.suffix == ".jsonl":
         records = []
@@ -39,7 +41,9 @@ def json_records(path: Path, error: type[ValueError]) -> list[dict[str, Any]]:
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError as err:
-                raise error(f"{path.name}, line {number}: not valid JSON: {err}") from err
+                raise error(
+                    f"{path}, line {number}: not valid JSON ({err.msg} at column {err.colno})"
+                ) from err
     else:
         try:
             records = json.loads(text)

@@ -96,7 +96,9 @@ def _rows(path: Path) -> Iterator[tuple[int, Mapping[str, Any]]]:
         try:
             record = json.loads(text)
         except json.JSONDecodeError as err:
-            raise VisionArenaDataError(f"{path}, line {number}: not valid JSON: {err}") from err
+            raise VisionArenaDataError(
+                f"{path}, line {number}: not valid JSON ({err.msg} at column {err.colno})"
+            ) from err
         if not isinstance(record, dict):
             raise VisionArenaDataError(f"{path}, line {number}: not a JSON object")
         yield number, record
