@@ -1,6 +1,7 @@
 """The reference checkouts the benchmark scripts run beside ours (`--fastchat DIR`,
-`--official DIR`), checked when the command line is read: a wrong folder is one usage error
-naming the file it lacks, before any workload is built, not a traceback minutes in."""
+`--official DIR`, `--arena-hard DIR`), checked when the command line is read: a wrong folder
+is one usage error naming the file it lacks, before any workload is built, not a traceback
+minutes in."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ FASTCHAT = ("fastchat/serve/monitor/elo_analysis.py",)
 """lm-sys/FastChat: the folder that holds the `fastchat` package."""
 MEGABENCH = ("megabench/evaluation_processor.py", "evaluation_processor.py")
 """TIGER-AI-Lab/MEGA-Bench: the clone, or its `megabench/` folder."""
+ARENA_HARD_V2 = ("utils/math_utils.py",)
+"""lmarena/arena-hard-auto v2: the folder that holds `show_result.py` and its `utils/` package
+(v0.1 has `utils_math.py` instead)."""
 
 
 def checkout(name: str, marks: tuple[str, ...]) -> Callable[[str], Path]:
