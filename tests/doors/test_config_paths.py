@@ -98,3 +98,18 @@ def test_an_arena_contestant_is_named_by_its_yaml_path(tmp_path: Path) -> None:
         "did you mean 'concurrency'?; "
         "contestants.1.timeout_s (openai model): expected a number, got 'slow'"
     )
+
+
+def test_a_judge_file_gets_the_run_configs_paths_and_hints(tmp_path: Path) -> None:
+    """The judge files `rejudge` and `visionarena classify --judge` read are reported by the
+    same rule as a run config: the YAML path, the backend, the likely fix."""
+    from vlmscope.cli.judge_config import read_judge_config
+    from vlmscope.cli.rejudge import read_judge
+
+    path = tmp_path / "judge.yaml"
+    path.write_text(yaml.safe_dump({**OPENAI, "temperatur": 0}), encoding="utf-8")
+    said = f"{path}: temperatur (openai model): unknown key; did you mean 'generation.temperature'?"
+    for read in (read_judge_config, read_judge):
+        with pytest.raises(ValueError) as err:
+            read(path)
+        assert str(err.value) == said

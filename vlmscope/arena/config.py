@@ -19,8 +19,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from vlmscope.config import ConfigError, HFModelConfig, ModelConfig, OpenAIModelConfig
-from vlmscope.config.error_paths import yaml_path
-from vlmscope.config.hints import problem_text
+from vlmscope.config.error_paths import problems_text
 from vlmscope.typed_values import AsWritten
 from vlmscope.yaml_files import load_yaml
 
@@ -159,10 +158,4 @@ def load_arena_config(path: str | Path) -> ArenaConfig:
     try:
         return ArenaConfig.model_validate(raw)
     except ValidationError as err:
-        problems = "; ".join(
-            ": ".join(
-                filter(None, (yaml_path(e["loc"], ArenaConfig), problem_text(e, ArenaConfig)))
-            )
-            for e in err.errors()
-        )
-        raise ConfigError(f"{path}: {problems}") from err
+        raise ConfigError(f"{path}: {problems_text(err, ArenaConfig)}") from err

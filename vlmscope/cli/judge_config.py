@@ -15,7 +15,7 @@ def read_judge_config(path: Path) -> ModelConfig:
     from pydantic import TypeAdapter, ValidationError
 
     from vlmscope.config import ModelConfig
-    from vlmscope.config.error_paths import yaml_path
+    from vlmscope.config.error_paths import problems_text
     from vlmscope.yaml_files import load_yaml
 
     raw = load_yaml(path)
@@ -24,8 +24,5 @@ def read_judge_config(path: Path) -> ModelConfig:
     try:
         config: ModelConfig = TypeAdapter(ModelConfig).validate_python(raw)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{yaml_path(e['loc'], ModelConfig)}: {e['msg']}" for e in error.errors()
-        )
-        raise ValueError(f"{path}: {problems}") from error
+        raise ValueError(f"{path}: {problems_text(error, ModelConfig)}") from error
     return config

@@ -64,7 +64,7 @@ def read_judge(path: Path) -> Any:
     from pydantic import TypeAdapter, ValidationError
 
     from vlmscope.config import JudgeConfig
-    from vlmscope.config.error_paths import yaml_path
+    from vlmscope.config.error_paths import problems_text
     from vlmscope.shipped_configs import config_path
 
     path, _ = config_path(path)  # `configs/coin_judge_b.yaml` outside a checkout: the shipped one
@@ -77,10 +77,7 @@ def read_judge(path: Path) -> Any:
     try:
         return TypeAdapter(JudgeConfig).validate_python(raw)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{yaml_path(e['loc'], JudgeConfig) or '(top)'}: {e['msg']}" for e in error.errors()
-        )
-        raise ValueError(f"{path}: {problems}") from error
+        raise ValueError(f"{path}: {problems_text(error, JudgeConfig)}") from error
 
 
 def handle(args: argparse.Namespace) -> int:

@@ -46,7 +46,7 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
     return f"; did you mean {best!r}?" if best is not None else ""
 
 
-def problem_text(error: ErrorDetails, root: type[BaseModel]) -> str:
+def problem_text(error: ErrorDetails, root: type[BaseModel] | Any) -> str:
     """The message of one validation error of `root`, with a suggestion where one is clear."""
     message = error["msg"].removeprefix("Value error, ")
     kind, loc, ctx = error["type"], tuple(error["loc"]), error.get("ctx") or {}
@@ -79,27 +79,27 @@ def _closest_key(
     return _closest_spelling(word, spelled)
 
 
-def keys_at(root: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+def keys_at(root: type[BaseModel] | Any, loc: tuple[int | str, ...]) -> list[str]:
     """The keys the mapping at `loc` takes (empty when `loc` does not lead to a config class)."""
     current: Any = root
     for part in loc:
-        current = _step(current, part)
+        current = step_type(current, part)
         if current is None:
             return []
-    model = _model(current)
+    model = config_class(current)
     return list(model.model_fields) if model is not None else []
 
 
-def _step(annotation: Any, part: int | str) -> Any:
+def step_type(annotation: Any, part: int | str) -> Any:
     """The type one location step below `annotation` (None when the step cannot be followed)."""
-    annotation = _plain(annotation)
+    annotation = unannotated(annotation)
     origin = get_origin(annotation)
     if origin in (Union, types.UnionType):
-        member = _member(get_args(annotation), part)
+        member = union_member(get_args(annotation), part)
         if member is not None:
             return member
         single = [a for a in get_args(annotation) if a is not type(None)]
-        return _step(single[0], part) if len(single) == 1 else None
+        return step_type(single[0], part) if len(single) == 1 else None
     if origin is list and isinstance(part, int):
         return get_args(annotation)[0]
     if origin is dict and isinstance(part, str):
@@ -110,13 +110,13 @@ def _step(annotation: Any, part: int | str) -> Any:
     return None
 
 
-def _member(members: tuple[Any, ...], tag: int | str) -> Any:
+def union_member(members: tuple[Any, ...], tag: int | str) -> Any:
     """The member of a tagged union that `tag` names: by its `Tag`, or by a `Literal` field that
     tells the members apart (a config's `backend`)."""
     for member in members:
         if get_origin(member) is Annotated and Tag(tag=str(tag)) in get_args(member)[1:]:
             return get_args(member)[0]
-        model = _model(member)
+        model = config_class(member)
         if model is not None and any(
             get_origin(f.annotation) is Literal and tag in get_args(f.annotation)
             for f in model.model_fields.values()
@@ -125,14 +125,14 @@ def _member(members: tuple[Any, ...], tag: int | str) -> Any:
     return None
 
 
-def _plain(annotation: Any) -> Any:
+def unannotated(annotation: Any) -> Any:
     while get_origin(annotation) is Annotated:
         annotation = get_args(annotation)[0]
     return annotation
 
 
-def _model(annotation: Any) -> type[BaseModel] | None:
-    annotation = _plain(annotation)
+def config_class(annotation: Any) -> type[BaseModel] | None:
+    annotation = unannotated(annotation)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     return None

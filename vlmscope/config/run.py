@@ -18,9 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from vlmscope.config.error_paths import yaml_path
+from vlmscope.config.error_paths import problems_text
 from vlmscope.config.fields import Name, _Strict
-from vlmscope.config.hints import problem_text
 from vlmscope.config.judges import JudgeConfig, JudgePanelConfig
 from vlmscope.config.models import ModelConfig
 from vlmscope.config.options import option_fields, set_options
@@ -172,8 +171,4 @@ def parse_config(raw: dict[str, Any], *, source: str = "<config>") -> RunConfig:
     try:
         return RunConfig.model_validate(raw)
     except ValidationError as err:
-        problems = "; ".join(
-            ": ".join(filter(None, (yaml_path(e["loc"], RunConfig), problem_text(e, RunConfig))))
-            for e in err.errors()
-        )
-        raise ConfigError(f"{source}: {problems}") from err
+        raise ConfigError(f"{source}: {problems_text(err, RunConfig)}") from err

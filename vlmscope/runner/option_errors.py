@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ValidationError
 
-from vlmscope.config.error_paths import yaml_path
-from vlmscope.config.hints import problem_text
+from vlmscope.config.error_paths import problems_text
 from vlmscope.tracks.base import TrackOptions
 
 
@@ -23,12 +22,7 @@ def options_problem(error: ValidationError, source: str, field: str) -> str | No
     options = _options_class(error.title)
     if options is None:
         return None
-    return f"{source}: " + "; ".join(
-        ".".join(filter(None, (f"{field}.options", yaml_path(e["loc"], options))))
-        + ": "
-        + problem_text(e, options)
-        for e in error.errors()
-    )
+    return f"{source}: {problems_text(error, options, f'{field}.options')}"
 
 
 def _options_class(title: str) -> type[BaseModel] | None:
