@@ -6,32 +6,19 @@ float32, hence the tolerance), among them answers whose metadata keys come in an
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-from typing import Any
-
 import numpy as np
 import pytest
 
+from tests.ratings.style_cases import style_cases, v2_scores
 from vlmscope.ratings.boards.arena_hard_v2 import v2_style_features
 from vlmscope.ratings.fits.style_control import battle_style_features
 from vlmscope.ratings.inputs.battles import Battles
-from vlmscope.ratings.inputs.verdict_battles import JudgedScore
-from vlmscope.ratings.inputs.verdict_records import STYLE_FIELDS, AnswerStyle
-
-CASES_FILE = Path(__file__).resolve().parent / "official_sweep" / "style_feature_cases.json"
-
-
-@cache
-def cases() -> dict[str, list[dict[str, Any]]]:
-    loaded: dict[str, list[dict[str, Any]]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))
-    return loaded
+from vlmscope.ratings.inputs.verdict_records import STYLE_FIELDS
 
 
 def test_the_cases_include_counts_past_int32() -> None:
-    assert {case["mode"] for case in cases()["fastchat"]} == {"normal", "huge"}
-    assert {case["mode"] for case in cases()["arena_hard_v2"]} == {
+    assert {case["mode"] for case in style_cases()["fastchat"]} == {"normal", "huge"}
+    assert {case["mode"] for case in style_cases()["arena_hard_v2"]} == {
         "normal",
         "huge",
         "reordered_keys",
@@ -40,29 +27,15 @@ def test_the_cases_include_counts_past_int32() -> None:
 
 @pytest.mark.parametrize("index", range(12))
 def test_fastchat_features(index: int) -> None:
-    case = cases()["fastchat"][index]
+    case = style_cases()["fastchat"][index]
     got = battle_style_features(Battles.from_records(case["records"], style=True))
     np.testing.assert_allclose(got, case["features"], rtol=1e-9, atol=1e-9)
 
 
-def _v2_scores(case: dict[str, Any]) -> list[JudgedScore]:
-    return [
-        JudgedScore(
-            uid=f"u{k}",
-            model="m",
-            baseline="base",
-            score=1.0,
-            model_style=AnswerStyle.from_metadata(row["model_metadata"]),
-            baseline_style=AnswerStyle.from_metadata(row["baseline_metadata"]),
-        )
-        for k, row in enumerate(case["rows"])
-    ]
-
-
 @pytest.mark.parametrize("index", range(14))
 def test_arena_hard_v2_features(index: int) -> None:
-    case = cases()["arena_hard_v2"][index]
-    got = v2_style_features(_v2_scores(case))
+    case = style_cases()["arena_hard_v2"][index]
+    got = v2_style_features(v2_scores(case))
     np.testing.assert_allclose(got, case["features"], rtol=1e-5, atol=1e-5)
 
 
@@ -70,7 +43,7 @@ def test_arena_hard_v2_features(index: int) -> None:
 def test_reordered_metadata_keys_change_the_official_features(index: int) -> None:
     """The same counts with the keys in the official order give other features: the cases
     would fail if the counts were read by name."""
-    case = cases()["arena_hard_v2"][index]
+    case = style_cases()["arena_hard_v2"][index]
     assert case["mode"] == "reordered_keys"
     official_order = {
         **case,
@@ -79,5 +52,5 @@ def test_reordered_metadata_keys_change_the_official_features(index: int) -> Non
             for row in case["rows"]
         ],
     }
-    by_name = v2_style_features(_v2_scores(official_order))
+    by_name = v2_style_features(v2_scores(official_order))
     assert np.abs(by_name - np.array(case["features"])).max() > 0.5

@@ -9,25 +9,22 @@ they read them (style control), and then name the record too."""
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from tests.ratings.style_cases import style_cases, v2_scores
 from tests.ratings.test_cli import _parser, verdicts
 from tests.ratings.verdict_golden import BASELINE, VERDICTS_FILE
 from vlmscope.ratings.boards.arena_hard_v2 import NOT_THE_OFFICIAL_KEYS, v2_style_features
-from vlmscope.ratings.inputs.verdict_battles import JudgedScore
 from vlmscope.ratings.inputs.verdict_records import (
     STYLE_FIELDS,
-    AnswerStyle,
     verdict_record_from_dict,
     verdict_record_to_dict,
 )
 
-CASES_FILE = Path(__file__).resolve().parent / "official_sweep" / "style_feature_cases.json"
 OFFENDING_SIDE = {
     "extra_key_everywhere": "model_metadata",
     "extra_key_in_some": "baseline_metadata",
@@ -42,24 +39,8 @@ OFFENDING_SIDE = {
 """The side whose layout upstream stops on, per error case."""
 
 
-@cache
 def cases() -> list[dict[str, Any]]:
-    loaded: list[dict[str, Any]] = json.loads(CASES_FILE.read_text())["arena_hard_v2_other_keys"]
-    return loaded
-
-
-def _scores(case: dict[str, Any]) -> list[JudgedScore]:
-    return [
-        JudgedScore(
-            uid=f"u{k}",
-            model="m",
-            baseline="base",
-            score=1.0,
-            model_style=AnswerStyle.from_metadata(row["model_metadata"], "model_metadata"),
-            baseline_style=AnswerStyle.from_metadata(row["baseline_metadata"], "baseline_metadata"),
-        )
-        for k, row in enumerate(case["rows"])
-    ]
+    return style_cases()["arena_hard_v2_other_keys"]
 
 
 def _numbered() -> list[int]:
@@ -83,7 +64,7 @@ def test_the_cases_cover_layouts_upstream_scores_and_ones_it_stops_on() -> None:
 @pytest.mark.parametrize("index", _numbered())
 def test_layouts_upstream_scores_give_its_features(index: int) -> None:
     case = cases()[index]
-    got = v2_style_features(_scores(case))
+    got = v2_style_features(v2_scores(case))
     np.testing.assert_allclose(got, case["features"], rtol=1e-5, atol=1e-5)
 
 
@@ -92,7 +73,7 @@ def test_layouts_upstream_stops_on_are_errors_naming_answer_and_keys(index: int)
     case = cases()[index]
     side = OFFENDING_SIDE[case["mode"]]
     with pytest.raises(ValueError, match="arena-hard v2|stack|not a count") as caught:
-        v2_style_features(_scores(case))
+        v2_style_features(v2_scores(case))
     message = str(caught.value)
     uid = message.split("uid 'u")[1].split("'")[0]
     keys = case["rows"][int(uid)][side].keys()
