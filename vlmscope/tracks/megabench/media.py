@@ -15,7 +15,8 @@ longer side is over the cap (1000 px by default) is resized in its own mode (so 
 bilevel image is resized nearest-neighbour, as Pillow does for those modes); only then is it
 converted to RGB and saved, in the format its name's MIME type names (`.gif` as GIF, `.webp` as
 WebP, no guess as JPEG). A truncated file is read as far as it goes, as the official module's
-`ImageFile.LOAD_TRUNCATED_IMAGES` makes it. A kept video frame is the JPEG OpenCV wrote, taken
+`ImageFile.LOAD_TRUNCATED_IMAGES` makes it, and refused where that setting refuses it (a PNG
+cut inside a chunk after its pixel data, which reads without the setting). A kept video frame is the JPEG OpenCV wrote, taken
 through the same path as a `.jpg` file.
 
 Where the official code fails instead (a MIME type whose subtype Pillow cannot save, `.ppm` or
@@ -27,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import io
 import mimetypes
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -123,19 +125,42 @@ def decoded_image(path: str) -> Iterator[tuple[Image.Image, bool]]:
 
 
 def _decoded(path: str) -> tuple[Image.Image, bool]:
-    opened = Image.open(path)
+    """The file decoded without the truncated setting where that gives what the setting gives
+    (Pillow only relaxes its checks with it), else decoded again, open and load, with it."""
+    try:
+        opened = Image.open(path)
+    except Exception:  # a file whose header only opens with the setting (a cut ICO), or none
+        return _decoded_even_truncated(path), True
     try:
         opened.load()
-        return opened, False
+        if opened.format != "PNG" or _png_chunks_whole(path):
+            return opened, False
     except Exception:  # a truncated file, or one that does not read even so (raised below)
-        opened.close()
-    opened = Image.open(path)  # afresh: a failed load leaves the image half read
-    try:
-        _load_even_truncated(opened)
-    except BaseException:
-        opened.close()
-        raise
-    return opened, True
+        pass
+    opened.close()  # afresh: a failed load leaves the image half read
+    return _decoded_even_truncated(path), True
+
+
+def _png_chunks_whole(path: str) -> bool:
+    """Whether each chunk header of the PNG file, up to IEND, is whole and names a chunk.
+
+    The one place Pillow is stricter with the truncated setting than without: after the pixel
+    data, a chunk header cut after its length (or naming no chunk) ends the read without the
+    setting, but with it the chunk's length is read on and a cut file fails, as the official
+    evaluator's does. A PNG not so whole is therefore decoded with the setting."""
+    with open(path, "rb") as file:
+        file.seek(8)
+        while True:
+            header = file.read(8)
+            if len(header) < 8 or not _CHUNK_TYPE.fullmatch(header[4:]):
+                return False
+            if header[4:] == b"IEND":
+                return True
+            file.seek(int.from_bytes(header[:4], "big") + 4, io.SEEK_CUR)
+
+
+_CHUNK_TYPE = re.compile(rb"\w{4}")
+"""A chunk type as Pillow's PNG reader accepts one."""
 
 
 def save_format(path: str) -> str:
@@ -151,19 +176,26 @@ def save_format(path: str) -> str:
 _truncation_lock = threading.Lock()
 
 
-def _load_even_truncated(opened: Image.Image) -> None:
-    """Decode the pixels with truncated files allowed (what the official module sets for the
-    whole process), then put Pillow's setting back. The setting is one global of Pillow's, so
-    it is switched on (under a lock) only for a file that did not load without it: a whole
-    file decodes the same either way, and other threads' decoding is not held up. While it is
-    on, another thread that decodes a truncated file without this lock is relaxed too; a
-    per-image override would need copies of Pillow's own readers, which we judged not worth
-    that rare overlap."""
+def _decoded_even_truncated(path: str) -> Image.Image:
+    """The file opened and decoded with truncated files allowed (what the official module sets
+    for the whole process), then Pillow's setting put back. The setting is one global of
+    Pillow's, so it is switched on (under a lock) only for a file that did not decode the same
+    without it: a whole file decodes the same either way, and other threads' decoding is not
+    held up. The opening is inside too, since some formats decode while opening (an ICO reads
+    its first picture). While it is on, another thread that decodes a truncated file without
+    this lock is relaxed too; a per-image override would need copies of Pillow's own readers,
+    which we judged not worth that rare overlap."""
     with _truncation_lock:
         before = ImageFile.LOAD_TRUNCATED_IMAGES
         ImageFile.LOAD_TRUNCATED_IMAGES = True
         try:
-            opened.load()
+            opened = Image.open(path)
+            try:
+                opened.load()
+            except BaseException:
+                opened.close()
+                raise
+            return opened
         finally:
             ImageFile.LOAD_TRUNCATED_IMAGES = before
 
