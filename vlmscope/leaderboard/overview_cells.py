@@ -52,40 +52,93 @@ def overview_cells(
     numbers shown without an interval (module doc)."""
     heads = headline_columns(summaries, boards)
     by_run = {(r.model, r.track): r for r in summaries}
-    models = [str(m) for m in frame["Model"]] if "Model" in frame else []
-    bounds = {
-        column: {
-            m: b for m in models if isinstance(b := headline_bounds(by_run.get((m, t)), h), Bounds)
-        }
-        for column, (t, h) in heads.items()
-    }
-    bands = {column: rank_bands(bounds[column]) for column in _band_columns(heads)}
-    bands.update({c: b for c, b in _board_bands(boards).items() if c in frame.columns})
-    reaches = _board_reaches(boards)
+    bands = _shown_bands(frame, heads, by_run, boards)
+    intervals = _Intervals(heads, by_run, _board_reaches(boards))
     display: list[list[str]] = []
     missing: dict[tuple[str, str], list[str]] = {}
     for _, row in frame.iterrows():
         model = str(row["Model"])
         cells = []
         for column in frame.columns:
-            text = plain(row[column])
-            if column in heads and text:
-                track, headline = heads[column]
-                found = headline_bounds(by_run.get((model, track)), headline)
-                if isinstance(found, Bounds):
-                    scale = 100.0 if headline.percent else 1.0
-                    text += "\n" + reach_text(float(row[column]) / scale, found, scale)
-                elif isinstance(found, str):
-                    text += f"\n{NO_CI}"
-                    missing.setdefault((column, found), []).append(model)
-            elif text and (reach := reaches.get(column, {}).get(model)):
-                text += "\n" + reach
-            if text and model in bands.get(column, {}):
-                text += f"\nrank {bands[column][model]}"
+            text, why = _cell_text(row[column], column, model, intervals, bands)
+            if why is not None:
+                missing.setdefault((column, why), []).append(model)
             cells.append(text)
         display.append(cells)
     notes = [f"{column}: {', '.join(ms)} ({why})" for (column, why), ms in missing.items()]
     return OverviewCells(display=display, no_interval=notes, bands=bands)
+
+
+def _shown_bands(
+    frame: pd.DataFrame,
+    heads: Mapping[str, tuple[str, Headline]],
+    by_run: Mapping[tuple[str, str], SummaryRecord],
+    boards: Mapping[str, BoardRecord],
+) -> dict[str, dict[str, int]]:
+    """Column -> model -> rank band, for each column that shows bands: a track's first
+    headline with an interval, ranked among the models of `frame` whose number has one (a
+    model without one is in no band, rather than ranked as if its number were exact), and
+    each board's rating column the frame shows, with the board's own ranks."""
+    models = [str(m) for m in frame["Model"]] if "Model" in frame else []
+    bands: dict[str, dict[str, int]] = {}
+    for column in _band_columns(heads):
+        track, headline = heads[column]
+        bounds = {
+            m: b
+            for m in models
+            if isinstance(b := headline_bounds(by_run.get((m, track)), headline), Bounds)
+        }
+        bands[column] = rank_bands(bounds)
+    bands.update({c: b for c, b in _board_bands(boards).items() if c in frame.columns})
+    return bands
+
+
+@dataclass(frozen=True)
+class _Intervals:
+    """Where the interval under a cell's number comes from: a headline's from the model's run
+    summary (which may instead say why it has none), a board's rating from the board."""
+
+    heads: Mapping[str, tuple[str, Headline]]
+    """Headline column -> (track, headline)."""
+    by_run: Mapping[tuple[str, str], SummaryRecord]
+    """(model, track) -> that run's summary."""
+    reaches: Mapping[str, Mapping[str, str]]
+    """Rating column -> model -> the reach its board's page shows."""
+
+    def under(self, column: str, model: str, value: object) -> tuple[str | None, str | None]:
+        """(the line under `model`'s number `value` in `column`, or None; the reason it shows
+        `(no CI)`, or None). A headline's reach is in the number's own units (percent for a
+        rate), so it is measured from the number shown, not from the stored rate."""
+        if column not in self.heads:
+            return self.reaches.get(column, {}).get(model) or None, None
+        track, headline = self.heads[column]
+        found = headline_bounds(self.by_run.get((model, track)), headline)
+        if isinstance(found, Bounds):
+            scale = 100.0 if headline.percent else 1.0
+            return reach_text(float(value) / scale, found, scale), None  # type: ignore[arg-type]
+        if isinstance(found, str):
+            return NO_CI, found
+        return None, None
+
+
+def _cell_text(
+    value: object,
+    column: str,
+    model: str,
+    intervals: _Intervals,
+    bands: Mapping[str, Mapping[str, int]],
+) -> tuple[str, str | None]:
+    """(what one cell shows, the reason its number has no interval or None): the number as
+    the table shows it, then the line under it (its interval's reach, or `(no CI)`), then its
+    rank band; an empty cell stays empty, with neither."""
+    text = plain(value)
+    if not text:
+        return text, None
+    under, why = intervals.under(column, model, value)
+    lines = [text] if under is None else [text, under]
+    if model in bands.get(column, {}):
+        lines.append(f"rank {bands[column][model]}")
+    return "\n".join(lines), why
 
 
 def _band_columns(heads: Mapping[str, tuple[str, Headline]]) -> list[str]:
