@@ -44,6 +44,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from ab_pairs import alternate  # noqa: E402
 from checkouts import ARENA_HARD_V2, checkout  # noqa: E402
 from help_defaults import show_defaults  # noqa: E402
 from make_verdicts import BASELINE, CATEGORY, verdict_rows  # noqa: E402
@@ -161,19 +162,18 @@ def compare(
     battles, metadata = upstream_input(rows, records)
     label = "style control (length, markdown)" if style else "no style"
     print(f"\n{n_rows} rows, {n_models} models + baseline, {label}; {_load()}", flush=True)
-    timings = []
-    tables: tuple[Table, Table] = ({}, {})
-    for pair in range(pairs):
-        upstream_s, theirs = run_upstream(show_result, battles, metadata, style)
-        ours_s, mine = run_ours(rows, style, rounds)
-        timings.append((upstream_s, ours_s))
-        tables = (theirs, mine)
-        print(
-            f"  pair {pair + 1}: upstream {upstream_s:7.3f} s, ours {ours_s:7.3f} s: "
-            f"{upstream_s / ours_s:5.1f}x; {_load()}",
-            flush=True,
-        )
+    runs = alternate(
+        pairs,
+        lambda: run_upstream(show_result, battles, metadata, style),
+        lambda: run_ours(rows, style, rounds),
+        lambda theirs, mine: (
+            f"upstream {theirs[0]:7.3f} s, ours {mine[0]:7.3f} s: "
+            f"{theirs[0] / mine[0]:5.1f}x; {_load()}"
+        ),
+    )
+    timings = [(theirs[0], mine[0]) for theirs, mine in runs]
     ratio = statistics.median(up / mine for up, mine in timings)
+    tables = (runs[-1][0][1], runs[-1][1][1])  # the last pair's tables
     print(
         f"  median: upstream {statistics.median(t[0] for t in timings):.3f} s, ours "
         f"{statistics.median(t[1] for t in timings):.3f} s; upstream / ours {ratio:.1f}x"

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ab_pairs import process_pairs
+
 REPO = Path(__file__).resolve().parent.parent
 INPUTS = REPO / "tests" / "golden" / "megabench_aggregation" / "pipeline_example" / "inputs"
 OFFICIAL_DRIVER = Path(__file__).resolve().parent / "megabench_official.py"
@@ -208,17 +210,13 @@ def against_official(
         ours_tail = ["--samples", str(samples_file), "--out"]
         one_model = [*ours_command, str(responses_file), *ours_tail, str(root / "ours")]
         print(f"{n_queries} responses in {len(responses)} tasks; {_load()}", flush=True)
-        rounds: list[tuple[float, float, float, float]] = []
-        for pair in range(pairs):
-            official_wall, official_cpu = timed_process(theirs_command, env, root)
-            ours_wall, ours_cpu = timed_process(one_model, env, REPO)
-            rounds.append((official_wall, official_cpu, ours_wall, ours_cpu))
-            print(
-                f"  pair {pair + 1}: official {official_wall:6.2f} s (cpu {official_cpu:6.2f}), "
-                f"vlmscope {ours_wall:5.2f} s (cpu {ours_cpu:5.2f}): "
-                f"{official_wall / ours_wall:4.1f}x; {_load()}",
-                flush=True,
-            )
+        rounds = process_pairs(
+            pairs,
+            "official",
+            lambda: timed_process(theirs_command, env, root),
+            lambda: timed_process(one_model, env, REPO),
+            _load,
+        )
         compared, differ = differing_scores(
             root / "ours" / "data_with_scores.json", root / "official" / "data_with_scores.json"
         )

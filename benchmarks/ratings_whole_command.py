@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ab_pairs import process_pairs
 from make_battles import write_battles
 from megabench_against_official import timed_process
 
@@ -68,17 +69,13 @@ def whole_command(
         theirs += ["--num-cpu", str(cpus), *style]
         label = "style control" if style_control else "plain"
         print(f"\nwhole command, {n} battles (60 models), {rounds} rounds, {label}; {_load()}")
-        rounds_seen = []
-        for pair in range(pairs):
-            fastchat_wall, fastchat_cpu = timed_process(theirs, env, root)
-            ours_wall, ours_cpu = timed_process(ours, env, REPO)
-            rounds_seen.append((fastchat_wall, fastchat_cpu, ours_wall, ours_cpu))
-            print(
-                f"  pair {pair + 1}: FastChat {fastchat_wall:6.2f} s (cpu {fastchat_cpu:6.2f}), "
-                f"vlmscope {ours_wall:5.2f} s (cpu {ours_cpu:5.2f}): "
-                f"{fastchat_wall / ours_wall:4.1f}x; {_load()}",
-                flush=True,
-            )
+        rounds_seen = process_pairs(
+            pairs,
+            "FastChat",
+            lambda: timed_process(theirs, env, root),
+            lambda: timed_process(ours, env, REPO),
+            _load,
+        )
         reference = _reference_ratings(root)
         mine = _our_ratings(root / "board.json", style_control)
     gap = max(abs(mine[model] - rating) for model, rating in reference.items())
