@@ -76,6 +76,12 @@ def frame_link_out(rows: Rows, data: Path) -> None:
     (frames / "zz_frame.png").symlink_to(data.parent)
 
 
+def empty_frames_folder(rows: Rows, data: Path) -> None:
+    frames = data / "data/Perception/Sample/sample_video_count/clip0_frames"
+    for frame in frames.iterdir():
+        frame.rename(frame.with_suffix(".txt"))  # a folder left with files, none of them frames
+
+
 CASES: dict[str, tuple[Callable[[Rows, Path], None], str]] = {
     "duplicate row": (
         duplicate_row,
@@ -118,6 +124,12 @@ CASES: dict[str, tuple[Callable[[Rows, Path], None], str]] = {
         frame_link_out,
         "task 'sample_video_count', row 10: field 'query_media' names "
         "'./data/Perception/Sample/sample_video_count/clip0_frames/zz_frame.png'",
+    ),
+    "frames folder without a frame": (
+        empty_frames_folder,
+        "task 'sample_video_count', row 10: field 'query_media' names the frames folder "
+        "'./data/Perception/Sample/sample_video_count/clip0_frames', which holds no frame "
+        "(.jpeg, .jpg, .png files",
     ),
 }
 

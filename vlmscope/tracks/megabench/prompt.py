@@ -34,7 +34,7 @@ from vlmscope.config import ImageBudget
 from vlmscope.messages import GenerationParams, Part, Request, TextPart, Turn
 from vlmscope.tracks.media_paths import inside_data_dir
 from vlmscope.tracks.megabench.media import image_part, video_parts
-from vlmscope.tracks.megabench.rows import QueryRow, RowError
+from vlmscope.tracks.megabench.rows import FRAME_SUFFIXES, QueryRow, RowError
 from vlmscope.tracks.megabench.video import (
     VideoHeader,
     VideoSampling,
@@ -254,7 +254,7 @@ def frame_files(folder: Path) -> list[Path]:
         raise OSError(
             f"video {folder.name}: only folders of frames are supported (no video decoder)"
         )
-    return sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in FRAME_SUFFIXES)
 
 
 def sample_frames(

@@ -212,20 +212,32 @@ def _checked_row(
     return row
 
 
+FRAME_SUFFIXES = frozenset({".png", ".jpg", ".jpeg"})
+"""The files of a frames folder that are its frames (any other file in it is ignored)."""
+
+
 def check_media(row: QueryRow, data_dir: str | Path, fields: Iterable[str] = LIST_COLUMNS) -> None:
     """Every media path of `row` in `fields` stays inside `data_dir`; so does every file of a
-    frames folder (a task's later rows repeat its first row's global and example media)."""
+    frames folder (a task's later rows repeat its first row's global and example media). A
+    frames folder without a frame would reach the model as a video of no frames, unnoticed."""
     for field in fields:
         for relative in getattr(row, field):
             path = inside_data_dir(data_dir, relative, row=row.where, field=field, error=RowError)
             if path.is_dir():
-                for frame in sorted(path.iterdir()):
+                frames = sorted(path.iterdir())
+                for frame in frames:
                     inside_data_dir(
                         data_dir,
                         f"{relative}/{frame.name}",
                         row=row.where,
                         field=field,
                         error=RowError,
+                    )
+                if not any(frame.suffix.lower() in FRAME_SUFFIXES for frame in frames):
+                    raise RowError(
+                        f"{row.where}: field {field!r} names the frames folder {relative!r}, "
+                        f"which holds no frame ({', '.join(sorted(FRAME_SUFFIXES))} files, read "
+                        "in name order): put the video's frames in it, or name a video file"
                     )
 
 
