@@ -139,7 +139,8 @@ def _download(repo: str, revision: str, patterns: Sequence[str] | None) -> Path:
 
     fix = (
         f"download it where the Hub can be reached (`hf download {repo} --repo-type dataset "
-        f"--revision {revision}`, with the same HF_HOME), or point `data_dir` at a downloaded copy"
+        f"--revision {revision}`, with the same HF_HOME) and run this again, or read a local "
+        "copy of its files instead (a run config's `data_dir:`, a dataset command's `--data-dir`)"
     )
     try:
         folder = snapshot_download(

@@ -142,6 +142,8 @@ def test_unknown_revision_and_cold_offline_cache_say_what_to_do(tmp_path: Path) 
         assert cold.returncode != 0 and server.requests[before:] == []
         assert "is not (completely) in the Hub cache" in cold.stderr
         assert f"hf download {MEGABENCH} --repo-type dataset --revision main" in cold.stderr
+        # the way out names the option of a command as well as the field of a config
+        assert "`data_dir:`" in cold.stderr and "`--data-dir`" in cold.stderr
 
 
 def corrupt(data: bytes) -> bytes:
