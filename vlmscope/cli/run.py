@@ -169,6 +169,7 @@ def run_config(config: RunConfig, args: argparse.Namespace) -> int:
     plan_tracks(config, source=str(args.config))
     from vlmscope.cli.publish import publish
     from vlmscope.runner.budget import BudgetReached
+    from vlmscope.runner.failure_causes import format_failure_causes
     from vlmscope.runner.loop import run
     from vlmscope.runner.results import limited_name
     from vlmscope.runner.table import format_table
@@ -180,6 +181,11 @@ def run_config(config: RunConfig, args: argparse.Namespace) -> int:
         return 3
     if report.tracks and report.tracks[0].result_dir is not None:  # main process only
         print(format_table(report))
+        causes = format_failure_causes(
+            [(t.model, t.track, t.failure_causes) for t in report.tracks if t.failure_causes]
+        )
+        if causes:
+            print("\n" + causes)
         totals = report_ledger(report)
         print("\n" + format_ledger(totals, config.pricing))
         if config.note:

@@ -46,6 +46,8 @@ class TrackReport:
     cached: int = 0
     generated: int = 0
     failed: int = 0
+    failure_causes: dict[str, int] = field(default_factory=dict)
+    """Each error of the failed requests with its count (`vlmscope.runner.failure_causes`)."""
     by_rank: dict[int, int] = field(default_factory=dict)
     batching: list[str] = field(default_factory=list)  # how the model's batching fell back
     summary: dict[str, Any] = field(default_factory=dict)

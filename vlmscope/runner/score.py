@@ -36,6 +36,7 @@ from vlmscope.runner.answer_keys import AnswerKeys, oracle_references
 from vlmscope.runner.cached_reasoning import resplit
 from vlmscope.runner.call_records import model_calls
 from vlmscope.runner.distributed import local_device
+from vlmscope.runner.failure_causes import failure_causes
 from vlmscope.runner.generate import TrackReport, utc_now
 from vlmscope.runner.judge_facts import judge_facts, with_consistency
 from vlmscope.runner.ledger import LEDGER, ledger_summary, split_ledger
@@ -101,6 +102,7 @@ def _score_one(
     conversations = _finished_conversations(samples, model_config, keys_of, cache)
     responses = [c.final for c in conversations if c.final is not None]
     report.failed = sum(not r.ok for r in responses)
+    report.failure_causes = failure_causes(responses)
     context = ScoringContext(model=model_config.name, judge=judge, responses_of=answers.get)
     scored, judged = _score(track, samples, responses, context)
     generated = [
