@@ -46,6 +46,8 @@ def test_thinking_on_is_flagged_and_off_answers(
     assert (
         "thinking-on / simplevqa: 2 of 2 reasoned answers ended inside their reasoning" in printed
     )
+    # the way out names the limit that ran out: the model's own cap of 6 on SimpleVQA's 512
+    assert "the model's max_new_tokens: 6 cut the track's limit of 512 tokens" in printed
 
     on = details(out, "thinking-on", "simplevqa")
     assert len(on) == 2

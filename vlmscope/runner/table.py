@@ -152,7 +152,7 @@ def format_table(report: RunReport) -> str:
             lines.append(
                 f"{track.model} / {track.track}: {reasoning['truncated_in_reasoning']} of "
                 f"{reasoning['answers_with_reasoning']} reasoned answers ended inside their "
-                "reasoning (no answer; raise the token limit)"
+                f"reasoning (no answer; {limit_advice(track.summary['generation'])})"
             )
         if track.batching:  # answers are the same; the batches that produced them were not
             lines.append(
@@ -165,6 +165,27 @@ def format_table(report: RunReport) -> str:
             else f"joint board of {board.track}: not fitted ({board.error})"
         )
     return "\n".join(lines)
+
+
+def limit_advice(generation: Mapping[str, Any]) -> str:
+    """Which token limit a reply cut off inside its reasoning ran into, and the field that
+    raises it, from the summary's `generation`: the model's own `max_new_tokens:` cap when it
+    lowered the track's limit, else the track's limit (MEGA-Bench's `options.max_new_tokens`;
+    the other tracks keep their benchmark's)."""
+    used = generation.get("max_new_tokens") or []
+    tracks = generation.get("track_max_new_tokens") or []
+    cap = generation.get("model_max_new_tokens")
+    if cap is not None and tracks and cap < max(tracks):
+        return (
+            f"the model's max_new_tokens: {cap} cut the track's limit of {max(tracks)} tokens; "
+            "raise or remove it in the model's config"
+        )
+    limit = f" of {max(used)} tokens" if used else ""
+    return (
+        f"the track's limit{limit} counts the reasoning; raise it where the track takes one "
+        "(MEGA-Bench: options.max_new_tokens), or turn thinking off (generation: "
+        "{chat_template_kwargs: {enable_thinking: false}})"
+    )
 
 
 def _rows(count: int) -> str:
