@@ -83,7 +83,7 @@ def estimate_for(
     earlier = earlier_output(cache, config.name)
     if earlier is None:
         expected = settings.output_tokens
-        source = f"assumed {expected} (--output-tokens), at most each request's limit"
+        source = assumed_output(config, expected)
     else:
         expected, source = earlier, f"{earlier}, its earlier replies' mean, at most the limit"
     local = _local_counter(config)
@@ -98,6 +98,21 @@ def estimate_for(
         )
         method = f"approximated: {settings.chars_per_token:g} chars/token, {images}"
     return ModelEstimate(config.name, counter, expected, method, source, cap)
+
+
+def assumed_output(config: ModelConfig, expected: int) -> str:
+    """How the expected reply length of a model with no earlier reply was arrived at. A
+    reasoning API's reasoning tokens are billed as output and often run to thousands a reply,
+    so an estimate at the default would read as a fraction of the cost; it says so."""
+    source = f"assumed {expected} (--output-tokens), at most each request's limit"
+    effort = getattr(config, "reasoning_effort", None)
+    if effort is None:
+        return source
+    return (
+        f"{source}; its reasoning (reasoning_effort: {effort}) is output too, often thousands of "
+        "tokens a reply: give --output-tokens what it writes, or run a --limit first, whose "
+        "replies the estimate then reads"
+    )
 
 
 def earlier_output(cache: CacheReader, model: str) -> int | None:
