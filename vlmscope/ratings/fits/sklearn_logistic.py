@@ -86,8 +86,9 @@ def _loss_and_gradient(
 def _libm(function: Callable[[float], float], values: FloatArray) -> FloatArray:
     """``function`` from C's math library element by element (Python's ``math`` calls it):
     numpy's vectorised ``exp`` / ``log1p`` may differ from it in the last bit, scikit-learn's
-    compiled loss calls the C library."""
-    return np.fromiter((function(v) for v in values.tolist()), dtype=np.float64, count=len(values))
+    compiled loss calls the C library. ``map`` over a list is the cheapest way there (about half
+    a generator's time)."""
+    return np.fromiter(map(function, values.tolist()), dtype=np.float64, count=len(values))
 
 
 def _row_loss_and_slope(raw: FloatArray, labels: FloatArray) -> tuple[FloatArray, FloatArray]:
