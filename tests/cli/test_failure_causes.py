@@ -28,6 +28,9 @@ def test_causes_are_counted_most_frequent_first_and_cut_to_one_line() -> None:
     (cut,) = (c for c in causes if c.startswith("server said:"))
     assert "\n" not in cut and len(cut) == CAUSE_CHARS and cut.endswith("…")
     assert failure_causes([Response(text="fine")]) == {}
+    # a failure without an error text counts under its status as the details spell it
+    silent = Response(text="", status=Status.CONTEXT_OVERFLOW)
+    assert failure_causes([silent]) == {"context_overflow": 1}
 
 
 def test_only_the_first_causes_are_listed_and_the_rest_counted() -> None:

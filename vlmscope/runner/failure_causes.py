@@ -26,7 +26,7 @@ def failure_causes(responses: Iterable[Response]) -> dict[str, int]:
     causes: Counter[str] = Counter()
     for response in responses:
         if not response.ok:
-            causes[_one_line(response.error or str(response.status))] += 1
+            causes[_one_line(response.error or response.status.value)] += 1
     return dict(causes.most_common())
 
 
