@@ -25,9 +25,9 @@ from numpy.typing import NDArray
 
 from vlmscope.ratings.fits.bootstrap import BootstrapResult, bootstrap_bt
 from vlmscope.ratings.fits.bradley_terry import Anchor
-from vlmscope.ratings.fits.fit_checks import require_finite, require_two_classes, require_varying
+from vlmscope.ratings.fits.fit_checks import require_two_classes
 from vlmscope.ratings.fits.sklearn_logistic import fit_logistic_lbfgs
-from vlmscope.ratings.fits.style_control import FEATURE_NAMES
+from vlmscope.ratings.fits.style_control import FEATURE_NAMES, style_features
 from vlmscope.ratings.inputs.battles import Battles, FloatArray, outcome_from_winner
 from vlmscope.ratings.inputs.verdict_battles import JudgedBattle
 
@@ -122,28 +122,18 @@ def duplicated_style_design(table: Battles) -> DuplicatedDesign:
     rows = np.arange(2 * n)
     design[rows, np.concatenate([table.model_a, table.model_a])] = math.log(10)
     design[rows, np.concatenate([table.model_b, table.model_b])] = -math.log(10)
-    design[:, m:] = _duplicated_style_columns(table.style_a, table.style_b)
+    # Standardised over all 2n rows, column-major so that each feature is reduced as one
+    # contiguous row, as ``construct_style_matrices`` reduces it: the same numbers as
+    # standardising the n battles once, but the reference's bits, and a rating that ties the
+    # baseline lands one ulp above or below 1114 by them (ProBench prints ``int()`` of it).
+    design[:, m:] = style_features(
+        np.asfortranarray(np.concatenate([table.style_a, table.style_a])),
+        np.asfortranarray(np.concatenate([table.style_b, table.style_b])),
+    )
     ties = table.outcome == 0.5
     labels = np.concatenate([table.outcome == 1.0, table.outcome == 1.0]).astype(float)
     labels[:n][ties] = 1.0
     return DuplicatedDesign(table.models, design, labels, ties)
-
-
-def _duplicated_style_columns(style_a: FloatArray, style_b: FloatArray) -> FloatArray:
-    """The standardised style columns of the duplicated rows (2n x k), computed as
-    ``construct_style_matrices`` computes them: ``(a - b) / (a + b + 1)`` per feature, mean and
-    population std over all 2n rows, each feature a contiguous row while it is reduced. The same
-    numbers as standardising the n battles once, but the reference's bits: a rating that ties the
-    baseline lands one ulp above or below 1114 by them, and ProBench prints ``int()`` of it."""
-    a = np.ascontiguousarray(np.concatenate([style_a, style_a]).T, dtype=np.float64)
-    b = np.ascontiguousarray(np.concatenate([style_b, style_b]).T, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = (a - b) / (a + b + 1.0)
-    require_finite(ratio, "style difference")
-    std = np.std(ratio, axis=1)
-    require_varying(std, FEATURE_NAMES)
-    columns: FloatArray = ((ratio - np.mean(ratio, axis=1)[:, np.newaxis]) / std[:, np.newaxis]).T
-    return columns
 
 
 def fit_style_elo(

@@ -55,7 +55,9 @@ def style_features(
     ``diff = a - b``, divided by ``a + b (+ 1)`` where ``apply_ratio`` is true (all by
     default), then ``(diff - mean) / std`` per column with ``ddof`` (0 = ``np.std``).
     Raises FitError when a difference is not finite or a column's std is 0 (``names``
-    name the columns in the message).
+    name the columns in the message). The inputs' memory order is kept, and it sets the last
+    bits: a column-major input has each column's mean and std summed as one contiguous run
+    (pairwise), as a feature-by-row reference such as ``construct_style_matrices`` sums them.
     """
     a = np.atleast_2d(np.asarray(style_a, dtype=np.float64))
     b = np.atleast_2d(np.asarray(style_b, dtype=np.float64))
