@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from vlmscope.cli.space.second_lines import SECONDARY_STYLE, cell_styles
-from vlmscope.cli.space.widgets import table
+from vlmscope.cli.space.widgets import table, update_table
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.overview_cells import overview_cells
 from vlmscope.leaderboard.result_store import ResultStore
@@ -49,3 +49,15 @@ def test_the_styled_table_keeps_its_values_and_types(store: ResultStore) -> None
     overall = list(frame.columns).index("MEGA-Bench overall")
     numbers = [row[overall] for row in value["data"] if row[overall] is not None]
     assert numbers and all(isinstance(n, float | int) for n in numbers)  # sorts by the number
+
+
+def test_a_track_pages_interval_column_is_styled_in_the_table_and_its_redraws() -> None:
+    frame = pd.DataFrame(
+        {"Model": [NAME, "b"], "Rating": [1262.1, 1114.0], "95% CI": ["+51.8 / -37.3", None]}
+    )
+    styles = [["", "", SECONDARY_STYLE], ["", "", ""]]
+    for value in (table(frame).get_config()["value"], update_table(frame)["value"]):
+        assert value["metadata"] == {"display_value": None, "styling": styles}
+        assert value["data"][0] == [NAME, 1262.1, "+51.8 / -37.3"]  # the interval stays text
+    plain = pd.DataFrame({"Model": ["a"], "Score": [1.0]})
+    assert update_table(plain)["value"] is plain  # nothing to style: the frame as it was

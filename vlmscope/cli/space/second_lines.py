@@ -8,9 +8,16 @@ whole cell small and muted, and the stylesheet sets every cell's first line back
 size and colour. The cells stay text, as before (never `html` or `markdown`), and the numbers
 stay the values the table sorts by; a text column's cell (a model's name, wrapped over lines or
 not) is never styled. The smaller type only shortens the lines `widths.fit_widths` sized for.
+
+A track's page keeps each interval in a column of its own beside its number (`Overall 95% CI`,
+`95% CI`, `Win rate 95% CI`: its title ends in `INTERVAL_TITLE`); every cell of such a column
+gets the same style, so on every page an interval reads as its number's, smaller and grey,
+and stays the same text (copied with the table, searched by the search box).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pandas as pd
 from pandas.api.types import is_numeric_dtype
@@ -27,14 +34,50 @@ FIRST_LINE_CSS = """
 number stands out from its smaller lines, an unstyled cell is as it was."""
 
 
+INTERVAL_TITLE = "95% CI"
+"""How the title of a column of intervals ends, on every track page."""
+
+
+def is_interval_column(title: object) -> bool:
+    return str(title).endswith(INTERVAL_TITLE)
+
+
 def cell_styles(frame: pd.DataFrame, display: list[list[str]]) -> list[list[str]]:
     """Per cell of `frame` (row by row, as `display`), `SECONDARY_STYLE` where a numeric
-    column's cell shows lines under its number, nothing elsewhere."""
+    column's cell shows lines under its number or an interval column's cell shows an interval
+    (or `(no CI)`), nothing elsewhere."""
     numeric = [is_numeric_dtype(t) for t in frame.dtypes]
+    intervals = [is_interval_column(c) for c in frame.columns]
     return [
         [
-            SECONDARY_STYLE if number and "\n" in text else ""
-            for number, text in zip(numeric, row, strict=True)
+            SECONDARY_STYLE if (number and "\n" in text) or (interval and text) else ""
+            for number, interval, text in zip(numeric, intervals, row, strict=True)
         ]
         for row in display
     ]
+
+
+def styled_value(frame: pd.DataFrame, display: list[list[str]] | None = None) -> Any:
+    """A table's value for `frame`: with `display` (each cell's text in place of its value) or
+    any interval column, the cells with their styles (`cell_styles`) and display texts (none:
+    each cell shows its value); else the frame as it is."""
+    styles = cell_styles(frame, shown_texts(frame) if display is None else display)
+    if display is None and not any(any(row) for row in styles):
+        return frame
+    return {
+        "headers": [str(c) for c in frame.columns],
+        "data": cell_values(frame),
+        "metadata": {"display_value": display, "styling": styles},
+    }
+
+
+def shown_texts(frame: pd.DataFrame) -> list[list[str]]:
+    """Each cell of `frame` as the table shows it without a display value (`String(value)`),
+    so the style can be picked by what a cell shows; a missing value shows nothing."""
+    return [["" if v is None else str(v) for v in row] for row in cell_values(frame)]
+
+
+def cell_values(frame: pd.DataFrame) -> list[list[object]]:
+    """The cells of `frame` as the table's data, row by row: a missing value is `None`."""
+    values: list[list[object]] = frame.astype(object).where(frame.notna(), None).values.tolist()
+    return values

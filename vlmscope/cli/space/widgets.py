@@ -14,7 +14,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from vlmscope.cli.space.second_lines import cell_styles
+from vlmscope.cli.space.second_lines import styled_value
 from vlmscope.cli.space.sideways import FIT_CLASS, RANK_TITLE, RANKED_CLASS, TABLE_MAX_PX
 from vlmscope.leaderboard.values import column_types
 from vlmscope.leaderboard.widths import fit_widths
@@ -30,7 +30,8 @@ def table(
 ) -> gr.Dataframe:
     """A read-only table of `frame`; with `display`, each cell shows that text instead of its
     value (a number with its interval, the lines under the number smaller: `second_lines`)
-    while sorting and filtering still use the value. With `fit=True`, its columns are sized to
+    while sorting and filtering still use the value; an interval column's cells are as small
+    and grey (`second_lines`). With `fit=True`, its columns are sized to
     fit the window (`FIT_CLASS`): a table with an interval beside every number is wider than a
     laptop's window, and its last columns (often the headline) would be off to the right. In a
     narrower window it scrolls sideways with the model's name pinned (`sideways`), the rank
@@ -40,15 +41,8 @@ def table(
         ranked = frame.shape[1] > 1 and str(frame.columns[0]) == RANK_TITLE
         classes = [FIT_CLASS, RANKED_CLASS] if ranked else [FIT_CLASS]
         options.update(wrap=True, column_widths=fit_widths(frame), elem_classes=classes)
-    value: Any = frame
-    if display is not None:
-        value = {
-            "headers": [str(c) for c in frame.columns],
-            "data": frame.astype(object).where(frame.notna(), None).values.tolist(),
-            "metadata": {"display_value": display, "styling": cell_styles(frame, display)},
-        }
     return gr.Dataframe(
-        value=value,
+        value=styled_value(frame, display),
         datatype=column_types(frame.dtypes),  # type: ignore[arg-type]
         interactive=False,
         pinned_columns=1,
@@ -58,8 +52,9 @@ def table(
 
 
 def update_table(frame: pd.DataFrame) -> Any:
-    """A new value for a table, with datatypes matching its (possibly new) columns."""
-    return gr.update(value=frame, datatype=column_types(frame.dtypes))
+    """A new value for a table, with datatypes matching its (possibly new) columns and its
+    interval columns styled as `table` styles them."""
+    return gr.update(value=styled_value(frame), datatype=column_types(frame.dtypes))
 
 
 def text(label: str, lines: int = 3, **options: Any) -> gr.Textbox:
