@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from vlmscope.cli.space.second_lines import SECONDARY_STYLE, cell_styles
+from vlmscope.cli.space.second_lines import INTERVAL_STYLE, SECONDARY_STYLE, cell_styles
 from vlmscope.cli.space.widgets import table, update_table
 from vlmscope.leaderboard.overview import overview_frame
 from vlmscope.leaderboard.overview_cells import overview_cells
@@ -55,7 +55,7 @@ def test_a_track_pages_interval_column_is_styled_in_the_table_and_its_redraws() 
     frame = pd.DataFrame(
         {"Model": [NAME, "b"], "Rating": [1262.1, 1114.0], "95% CI": ["+51.8 / -37.3", None]}
     )
-    styles = [["", "", SECONDARY_STYLE], ["", "", ""]]
+    styles = [["", "", INTERVAL_STYLE], ["", "", ""]]
     for value in (table(frame).get_config()["value"], update_table(frame)["value"]):
         assert value["metadata"] == {"display_value": None, "styling": styles}
         assert value["data"][0] == [NAME, 1262.1, "+51.8 / -37.3"]  # the interval stays text

@@ -3,10 +3,12 @@ in Chromium at a laptop's 1280 px.
 
 Each table below keeps its intervals in a column of their own beside the number; the interval
 cell's computed size and the height its characters are drawn at must be below the number
-cell's, in another (muted) colour, and it must still be the interval's text, with nothing drawn
-from it; after a control redraws a table (SimpleVQA's breakdown, MEGA-Bench's dimension) the
-style must come back with the new rows. A model named with HTML shows as those characters in
-its keyword column's title and nothing of it runs. Screenshots: `test-artifacts/leaderboard/`.
+cell's (the size by no more than a fifth: on a 14 px table as on a 10 px one), in another
+(muted) colour, and it must still be the interval's text, with nothing drawn from it; after a
+control redraws a table (SimpleVQA's breakdown, VisionArena's category) the style must come
+back with the new rows. Every wait is on what the cells show, never on time. A model named
+with HTML shows as those characters in its keyword column's title and nothing of it runs.
+Screenshots: `test-artifacts/leaderboard/`.
 """
 
 from __future__ import annotations
@@ -19,26 +21,24 @@ from pathlib import Path
 import pytest
 
 from tests.leaderboard import fabricate
-from tests.leaderboard.test_browser import (
-    ARTIFACTS,
-    choose,
-    space_page,
-    sync_api,
-    tab,
-    wait_for_text,
-)
+from tests.leaderboard.fabricate import ARENA_TRACK
+from tests.leaderboard.test_browser import ARTIFACTS, choose, space_page, sync_api, tab
+from vlmscope.leaderboard.rating_view import board_view, rating_frame
+from vlmscope.leaderboard.result_store import ResultStore
 
-# The first row's number cell and interval cell of a table: computed size and colour, the drawn
-# height of its text, the text and how many elements it holds (none: it is text).
-PAIR_JS = """([sel, number, interval]) => {
+# The first row's cells of a table, by column title: computed size and colour, the drawn height
+# of its text, the text and how many elements it holds (none: it is text); `missing` names a
+# title the table lacks, `drawn` is false until the table has a row laid out on the page.
+CELLS_JS = """([sel, wanted]) => {
   const table = document.querySelector(sel);
+  const row = table && table.querySelector('.virtual-body .virtual-row');
+  if (!row || row.getBoundingClientRect().height === 0) return {drawn: false};
   const titles = [...table.querySelectorAll('thead th.header-cell')]
     .map(th => th.innerText.replace(/\\s+/g, ' ').trim());
-  const row = table.querySelector('.virtual-body .virtual-row');
   const cell = (title) => {
     const col = titles.indexOf(title);
-    if (col < 0) return {missing: title, titles};
-    const span = row.querySelector(`.body-cell[data-col='${col}'] span`);
+    const span = col < 0 ? null : row.querySelector(`.body-cell[data-col='${col}'] span`);
+    if (!span) return {missing: title, titles};
     const range = document.createRange();
     range.selectNodeContents(span);
     const style = getComputedStyle(span);
@@ -46,8 +46,15 @@ PAIR_JS = """([sel, number, interval]) => {
             height: range.getClientRects()[0]?.height ?? 0,
             elements: span.querySelectorAll('*').length};
   };
-  return {number: cell(number), interval: cell(interval)};
+  return {drawn: true, ...Object.fromEntries(wanted.map(t => [t, cell(t)]))};
 }"""
+# True once the first row's cells are drawn and each shows what it should (a regular expression
+# per column title): the condition that proves a table was drawn, or redrawn, with its new rows.
+SHOWS_JS = (
+    "([sel, wanted]) => { const cells = (" + CELLS_JS + ")([sel, Object.keys(wanted)]);"
+    " return cells.drawn && Object.entries(wanted).every(([t, re]) =>"
+    " cells[t].height > 0 && new RegExp(re).test(cells[t].text)); }"
+)
 TABLES = [  # page, table, number column, its interval column, how the interval reads
     ("MEGA-Bench", "#megabench-headline", "Overall", "Overall 95% CI", r"^\d+\.\d+ - \d+\.\d+$"),
     (
@@ -77,10 +84,23 @@ def page(results_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         assert dialogs == []
 
 
-def _pair(page: sync_api.Page, selector: str, number: str, interval: str) -> dict[str, dict]:
-    page.wait_for_selector(f"{selector} .virtual-body .virtual-row")
-    shown: dict[str, dict] = page.evaluate(PAIR_JS, [selector, number, interval])
-    return shown
+def _wait_until_shows(page: sync_api.Page, selector: str, wanted: dict[str, str]) -> None:
+    """Wait until the first row of the table shows `wanted` (`SHOWS_JS`); if it never does, fail
+    with what its cells showed instead."""
+    try:
+        page.wait_for_function(SHOWS_JS, arg=[selector, wanted])
+    except sync_api.TimeoutError:
+        shown = page.evaluate(CELLS_JS, [selector, list(wanted)])
+        raise AssertionError(f"{selector} never showed {wanted}: {shown}") from None
+
+
+def _pair(
+    page: sync_api.Page, selector: str, number: str, interval: str, reads: str
+) -> dict[str, dict]:
+    """The first row's number and interval cells, once the interval cell shows an interval."""
+    _wait_until_shows(page, selector, {number: r"\d", interval: reads})
+    cells = page.evaluate(CELLS_JS, [selector, [number, interval]])
+    return {"number": cells[number], "interval": cells[interval]}
 
 
 def _assert_reads_as_the_numbers(shown: dict[str, dict], reads: str) -> None:
@@ -88,23 +108,29 @@ def _assert_reads_as_the_numbers(shown: dict[str, dict], reads: str) -> None:
     assert "missing" not in number and "missing" not in interval, shown
     assert re.match(reads, interval["text"]), shown  # still the interval, as text
     assert interval["elements"] == 0, shown  # text, no markup drawn
-    assert interval["size"] < number["size"], shown
+    # smaller than its number, but not so much smaller that it is hard to read beside it
+    assert 0.8 * number["size"] <= interval["size"] < number["size"], shown
     assert 0 < interval["height"] < number["height"], shown
     assert interval["color"] != number["color"], shown  # muted
 
 
-def test_a_redrawn_table_keeps_its_intervals_style(page: sync_api.Page) -> None:
+def test_a_redrawn_table_keeps_its_intervals_style(page: sync_api.Page, store: ResultStore) -> None:
     tab(page, "SimpleVQA")
-    page.locator("#simplevqa-breakdown").get_by_text("By language").click()
-    wait_for_text(page, "#simplevqa-table", "CN")
+    _wait_until_shows(page, "#simplevqa-table", {"Group": "^all$"})
+    page.locator("#simplevqa-breakdown").get_by_label("By language").check()
+    _wait_until_shows(page, "#simplevqa-table", {"Group": "^(?!all$)\\S+$"})
     _assert_reads_as_the_numbers(
-        _pair(page, "#simplevqa-table", "F", "F 95% CI"), r"^\d+(\.\d+)? - \d+"
+        _pair(page, "#simplevqa-table", "F", "F 95% CI", r"^\d+(\.\d+)? - \d+"),
+        r"^\d+(\.\d+)? - \d+",
     )
     tab(page, "VisionArena")
+    ocr = rating_frame(board_view(store.boards[ARENA_TRACK].board, "ocr")).iloc[0]
     choose(page, "#visionarena-category", "ocr")
-    page.wait_for_timeout(800)
+    top = {"Model": f"^{re.escape(ocr['Model'])}$", "Rating": f"^{ocr['Rating']:g}$"}
+    _wait_until_shows(page, "#visionarena-table", top)
     _assert_reads_as_the_numbers(
-        _pair(page, "#visionarena-table", "Rating", "95% CI"), r"^\+\d+(\.\d+)? / -"
+        _pair(page, "#visionarena-table", "Rating", "95% CI", r"^\+\d+(\.\d+)? / -"),
+        r"^\+\d+(\.\d+)? / -",
     )
 
 
@@ -113,8 +139,7 @@ def test_a_track_pages_interval_is_smaller_and_grey_beside_its_number(
     page: sync_api.Page, page_name: str, selector: str, number: str, interval: str, reads: str
 ) -> None:
     tab(page, page_name)
-    page.wait_for_timeout(300)
-    _assert_reads_as_the_numbers(_pair(page, selector, number, interval), reads)
+    _assert_reads_as_the_numbers(_pair(page, selector, number, interval, reads), reads)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(selector).screenshot(path=str(ARTIFACTS / f"interval_{selector[1:]}.png"))
 

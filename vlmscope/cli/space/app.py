@@ -25,7 +25,7 @@ from vlmscope.cli.space.compare_page import TAB_ID as COMPARE_TAB  # noqa: E402
 from vlmscope.cli.space.compare_page import base_url, compare_tab  # noqa: E402
 from vlmscope.cli.space.judge_sections import cost_section  # noqa: E402
 from vlmscope.cli.space.sample_page import sample_tab  # noqa: E402
-from vlmscope.cli.space.second_lines import FIRST_LINE_CSS  # noqa: E402
+from vlmscope.cli.space.second_lines import FIRST_LINE_CSS, INTERVAL_CSS  # noqa: E402
 from vlmscope.cli.space.sideways import OVERVIEW_ID, OVERVIEW_MAX_PX, sideways_css  # noqa: E402
 from vlmscope.cli.space.topics_page import topics_tab  # noqa: E402
 from vlmscope.cli.space.track_pages import page_for, probench_tab  # noqa: E402
@@ -82,6 +82,7 @@ CSS = (
 """
     + sideways_css()
     + FIRST_LINE_CSS
+    + INTERVAL_CSS
 )
 # The default theme is fine offline too; system fonts make it explicit that no font is fetched.
 THEME = gr.themes.Default(

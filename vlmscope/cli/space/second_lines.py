@@ -11,7 +11,7 @@ not) is never styled. The smaller type only shortens the lines `widths.fit_width
 
 A track's page keeps each interval in a column of its own beside its number (`Overall 95% CI`,
 `95% CI`, `Win rate 95% CI`: its title ends in `INTERVAL_TITLE`); every cell of such a column
-gets the same style, so on every page an interval reads as its number's, smaller and grey,
+gets `INTERVAL_STYLE`, so on every page an interval reads as its number's, smaller and grey,
 and stays the same text (copied with the table, searched by the search box).
 """
 
@@ -34,6 +34,22 @@ FIRST_LINE_CSS = """
 number stands out from its smaller lines, an unstyled cell is as it was."""
 
 
+INTERVAL_STYLE = "--interval-scale: 0.9; color: var(--neutral-500);"
+"""An interval column's cell: grey as `SECONDARY_STYLE`, but sized against its own table, not
+set to the overview's 9 px. An overview interval is a line under its number, in a cell whose
+first line the stylesheet sets back to the table's size (`FIRST_LINE_CSS`); a track page's
+interval is a column beside its number, and its tables are not all one size (10 px where a
+table fits the window, 14 px in the others: a rating board, the keyword comparison), so 9 px
+was barely smaller than one and not two thirds of the other. 0.9 of the cell's size is the
+overview's proportion (9 px of 10 px) on every table. The style goes on the cell itself, where
+it would override the stylesheet's 10 px and an `em` would count from the row's 14 px: so it
+sets only a scale, which `INTERVAL_CSS` applies inside the cell."""
+INTERVAL_CSS = """
+.body-cell > .cell-wrap { font-size: calc(var(--interval-scale, 1) * 1em); }
+"""
+"""A cell's text at its scale (`INTERVAL_STYLE`) of the cell's own size; unscaled elsewhere."""
+
+
 INTERVAL_TITLE = "95% CI"
 """How the title of a column of intervals ends, on every track page."""
 
@@ -44,17 +60,23 @@ def is_interval_column(title: object) -> bool:
 
 def cell_styles(frame: pd.DataFrame, display: list[list[str]]) -> list[list[str]]:
     """Per cell of `frame` (row by row, as `display`), `SECONDARY_STYLE` where a numeric
-    column's cell shows lines under its number or an interval column's cell shows an interval
-    (or `(no CI)`), nothing elsewhere."""
+    column's cell shows lines under its number, `INTERVAL_STYLE` where an interval column's
+    cell shows an interval (or `(no CI)`), nothing elsewhere."""
     numeric = [is_numeric_dtype(t) for t in frame.dtypes]
     intervals = [is_interval_column(c) for c in frame.columns]
     return [
         [
-            SECONDARY_STYLE if (number and "\n" in text) or (interval and text) else ""
+            _style(number and "\n" in text, interval and bool(text))
             for number, interval, text in zip(numeric, intervals, row, strict=True)
         ]
         for row in display
     ]
+
+
+def _style(lines_under_a_number: bool, an_interval: bool) -> str:
+    if lines_under_a_number:
+        return SECONDARY_STYLE
+    return INTERVAL_STYLE if an_interval else ""
 
 
 def styled_value(frame: pd.DataFrame, display: list[list[str]] | None = None) -> Any:
