@@ -110,9 +110,9 @@ VERDICT_PROBES = [
         "bad_number",
         "model_metadata.token_len",
     ),
-    Probe(
-        "bool as number",
-        _set("baseline_metadata.list_count.ordered", False),
+    Probe(  # a boolean is a count to every verdict reference (test_odd_count_values)
+        "string as number",
+        _set("baseline_metadata.list_count.ordered", "3"),
         "bad_number",
         "baseline_metadata.list_count.ordered",
     ),

@@ -348,7 +348,7 @@ def _avg_tokens(records: Sequence[VerdictRecord], baseline: str) -> dict[str, fl
     """Mean answer tokens (paper Tables 7-8 "Token #"), model names sorted: each judged model's
     over its judged prompts, the baseline's over every prompt judged against it (counted once
     per prompt; its answer is the same for every model). Records without style are left out."""
-    lengths: dict[str, list[int]] = {}
+    lengths: dict[str, list[float]] = {}
     for r in records:
         if r.model_style is not None:
             lengths.setdefault(r.model, []).append(r.model_style.tokens)

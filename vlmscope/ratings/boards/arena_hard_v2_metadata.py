@@ -17,8 +17,9 @@ another tool is scored as its positions fall:
   dict of ints. Here each is a ``ValueError`` naming the file and line, the answer (uid, model,
   baseline), the side and its keys, before any fit is run.
 
-A value is a count as the four named keys' values are (a finite non-negative number or a dict of
-them, no boolean): upstream also counts a boolean and stops on a float.
+A value is read as upstream reads it (:mod:`vlmscope.ratings.inputs.style_values`): a boolean
+counts 1 or 0 (noted on the board), a float stops it, as does any value that is not an int or a
+dict (a string, a list, null), each an error here naming the answer, side and key.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from vlmscope.ratings.boards.style_value_checks import V2_READER, require_readable_values
 from vlmscope.ratings.inputs.verdict_battles import JudgedScore
 from vlmscope.ratings.inputs.verdict_records import STYLE_FIELDS, AnswerStyle
 
@@ -42,7 +44,8 @@ SIDES = ("model_metadata", "baseline_metadata")
 
 def positional_counts(scores: Sequence[JudgedScore]) -> tuple[FloatArray, FloatArray]:
     """The judged model's and the baseline's counts by position, one row per score row, as
-    upstream stacks them; a layout upstream stops on is a ``ValueError`` (module doc)."""
+    upstream stacks them; a layout or value upstream stops on is a ``ValueError`` (module doc)."""
+    require_readable_values(scores, V2_READER)
     model, baseline = (_side_rows(scores, side) for side in SIDES)
     if model.shape[1] != MODEL_WIDTH:
         raise _metadata_error(
@@ -64,7 +67,7 @@ def positional_counts(scores: Sequence[JudgedScore]) -> tuple[FloatArray, FloatA
 
 def _side_rows(scores: Sequence[JudgedScore], side: str) -> FloatArray:
     """Every score row's counts on one side; all rows must have the first row's length."""
-    rows: list[tuple[int, ...]] = []
+    rows: list[tuple[float, ...]] = []
     for score in scores:
         style = _style(score, side)
         if style is None:
@@ -75,7 +78,8 @@ def _side_rows(scores: Sequence[JudgedScore], side: str) -> FloatArray:
                 raise _metadata_error(
                     score,
                     side,
-                    f"{key!r} is not a count; the official show_result stops summing it",
+                    f"{key!r} is not a count (neither an int nor a dict of numbers); the "
+                    "official show_result calls .values() on it and stops (AttributeError)",
                 )
         if rows and len(values) != len(rows[0]):
             raise _metadata_error(

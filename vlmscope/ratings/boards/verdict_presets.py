@@ -37,6 +37,12 @@ from vlmscope.ratings.boards.names import (
     PROBENCH,
     VERDICT_REFERENCES,
 )
+from vlmscope.ratings.boards.style_value_checks import (
+    BY_NAME_READER,
+    V2_READER,
+    boolean_count_notes,
+    require_readable_values,
+)
 from vlmscope.ratings.fits.fit_checks import FitError
 from vlmscope.ratings.inputs.verdict_battles import (
     DEFAULT_STRONG_WEIGHT,
@@ -155,8 +161,11 @@ def _settings(settings: VerdictSettings, **extra: Any) -> dict[str, Any]:
 
 
 def _arena_hard_v01(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
+    notes: list[str] = []
     if settings.style_control:
         require_named_styles(records)  # its style fit reads the four counts by name
+        require_readable_values(records, BY_NAME_READER)
+        notes = boolean_count_notes(records, BY_NAME_READER)
     judged = battles_from_verdicts(records, settings.weight, settings.first_game_only)
     board = arena_hard_v01_board(  # a board keeps finite numbers, small categories included
         judged.rows,
@@ -190,6 +199,7 @@ def _arena_hard_v01(records: Sequence[VerdictRecord], settings: VerdictSettings)
             winner_counts=board.winner_counts,
             interval=[2.5, 97.5],
             stream="randint",
+            **({"notes": notes} if notes else {}),
         ),
     }
 
@@ -197,6 +207,8 @@ def _arena_hard_v01(records: Sequence[VerdictRecord], settings: VerdictSettings)
 def _probench(records: Sequence[VerdictRecord], settings: VerdictSettings) -> dict[str, Any]:
     """One style-controlled fit per judged model; the baseline entry is shared (always 1114)."""
     require_named_styles(records)  # its fits read the four counts by name
+    require_readable_values(records, BY_NAME_READER)
+    notes = boolean_count_notes(records, BY_NAME_READER)
     baseline = settings.baseline
     models: dict[str, dict[str, Any]] = {}
     unparseable, excluded = 0, Counter[str]()
@@ -233,7 +245,13 @@ def _probench(records: Sequence[VerdictRecord], settings: VerdictSettings) -> di
         "style_coefficients": None,  # per-model fits: see models[NAME]["style_coefficients"]
         "unparseable": unparseable,
         "excluded": dict(excluded),
-        "settings": _settings(settings, style_control=True, interval=[2.5, 97.5], stream="randint"),
+        "settings": _settings(
+            settings,
+            style_control=True,
+            interval=[2.5, 97.5],
+            stream="randint",
+            **({"notes": notes} if notes else {}),
+        ),
     }
 
 
@@ -271,6 +289,10 @@ def _arena_hard_v2(records: Sequence[VerdictRecord], settings: VerdictSettings) 
             interval=[5.0, 95.0],
             point="median" if settings.style_control else "mean of bootstrap means",
             stream="randint",
-            **({"notes": metadata_order_notes(records)} if settings.style_control else {}),
+            **(
+                {"notes": metadata_order_notes(records) + boolean_count_notes(records, V2_READER)}
+                if settings.style_control
+                else {}
+            ),
         ),
     }

@@ -40,9 +40,9 @@ from vlmscope.ratings.inputs.row_checks import (
     CheckedRows,
     RowPlace,
     check_file,
-    count_total,
     model_name,
 )
+from vlmscope.ratings.inputs.style_values import BOOLEAN, FLOAT, read_count
 
 STYLE_FIELDS = ("token_len", "header_count", "list_count", "bold_count")
 
@@ -54,44 +54,59 @@ class AnswerStyle:
     A count the metadata lacks reads 0 here and is listed in `missing`: scorers that read the
     counts by name call `require_named_styles` first."""
 
-    tokens: int
-    headers: int
-    lists: int
-    bold: int
+    tokens: float
+    headers: float
+    lists: float
+    bold: float
     key_order: tuple[str, ...] = STYLE_FIELDS
     """Every key of the metadata read, in its order (`STYLE_FIELDS` is the official layout)."""
-    other_counts: tuple[int | None, ...] = ()
+    other_counts: tuple[float | None, ...] = ()
     """The counts of the keys in `key_order` that are not among the four, in their order, read
-    as the four are; None where the value is not a count (a string, null, a boolean)."""
+    as the four are; None where the value is not a count (a string, null, a list)."""
+    odd_kinds: tuple[tuple[str, str], ...] = ()
+    """``(key, kind)`` for each value that is a boolean, a float or a dict with booleans
+    (:mod:`vlmscope.ratings.inputs.style_values`): the references differ on those."""
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any], name: str = "metadata") -> AnswerStyle:
         """Read ``{token_len, header_count, list_count, bold_count}`` (ints or dicts of ints).
 
-        Each of the four that is present must be a finite, non-negative number: else
-        :class:`BadRowError` (``bad_number``) naming ``name.field``. Absent ones and other keys
-        are kept for the scorer to judge (module doc)."""
+        Each of the four that is present must be a finite, non-negative number, a boolean or a
+        dict of them: else :class:`BadRowError` (``bad_number``) naming ``name.field``. Absent
+        ones, other keys and odd kinds of value are kept for the scorer to judge (module doc)."""
         if not isinstance(metadata, Mapping):
             raise BadRowError(MISSING_FIELD, name, "not an object")
-        tokens, headers, lists, bold = (
-            _total(metadata[key], f"{name}.{key}") if key in metadata else 0 for key in STYLE_FIELDS
+        read = {
+            key: read_count(metadata[key], f"{name}.{key}")
+            for key in STYLE_FIELDS
+            if key in metadata
+        }
+        others = {key: _count_or_none(metadata[key]) for key in metadata if key not in STYLE_FIELDS}
+        tokens, headers, lists, bold = (read[key][0] if key in read else 0 for key in STYLE_FIELDS)
+        kinds = {key: got[1] for key, got in (read | others).items() if got is not None}
+        return cls(
+            tokens,
+            headers,
+            lists,
+            bold,
+            key_order=tuple(metadata),
+            other_counts=tuple(got[0] if got else None for got in others.values()),
+            odd_kinds=tuple((key, kind) for key in metadata if (kind := kinds.get(key))),
         )
-        others = tuple(_count_or_none(metadata[key]) for key in metadata if key not in STYLE_FIELDS)
-        return cls(tokens, headers, lists, bold, key_order=tuple(metadata), other_counts=others)
 
     @property
     def missing(self) -> tuple[str, ...]:
         """The four keys the metadata lacks, in the official order."""
         return tuple(key for key in STYLE_FIELDS if key not in self.key_order)
 
-    def as_tuple(self) -> tuple[int, int, int, int]:
+    def as_tuple(self) -> tuple[float, float, float, float]:
         """The counts by name: tokens, headers, lists, bold (scorers reading them check
         `require_named_styles` first; this refuses rather than read an absent count as 0)."""
         if self.missing:
             raise ValueError(f"metadata lacks {', '.join(self.missing)}")
         return (self.tokens, self.headers, self.lists, self.bold)
 
-    def by_position(self) -> tuple[int | None, ...]:
+    def by_position(self) -> tuple[float | None, ...]:
         """The count of every key, in the metadata's order, as arena-hard v2's `show_result`
         reads them (`metadata.values()`, taken to be tokens, headers, lists, bold): equal to
         `as_tuple` when the keys came in the official layout. None: not a count."""
@@ -103,20 +118,30 @@ class AnswerStyle:
     def in_official_order(self) -> bool:
         return self.key_order == STYLE_FIELDS
 
-    def as_metadata(self) -> dict[str, int | None]:
-        """The metadata as read back: every key in its order with its count."""
-        return dict(zip(self.key_order, self.by_position(), strict=True))
+    def as_metadata(self) -> dict[str, float | bool | dict[str, float] | None]:
+        """The metadata as read back: every key in its order with its count, each of a kind
+        every reference reads as it read the original (`AnswerStyle.odd_kinds`): a boolean stays
+        one, a float stays a float, a float summed from a dict is written as a dict of it (a
+        bare float stops arena-hard v2, a dict of floats does not)."""
+        kinds = dict(self.odd_kinds)
+        return {
+            key: _written(count, kinds.get(key))
+            for key, count in zip(self.key_order, self.by_position(), strict=True)
+        }
 
 
-def _total(value: Any, name: str) -> int:
-    """An int as is, a dict of counts as the sum of its values (all references do this)."""
-    return int(count_total(value, name))
+def _written(count: float | None, kind: str | None) -> float | bool | dict[str, float] | None:
+    if kind == BOOLEAN:
+        return bool(count)
+    if type(count) is float and kind != FLOAT:
+        return {"sum": count}
+    return count
 
 
-def _count_or_none(value: Any) -> int | None:
+def _count_or_none(value: Any) -> tuple[float, str | None] | None:
     """Another key's value read as the four are read, or None when it is not a count."""
     try:
-        return _total(value, "metadata")
+        return read_count(value, "metadata")
     except BadRowError:
         return None
 
