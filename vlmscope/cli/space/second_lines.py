@@ -82,21 +82,27 @@ def _style(lines_under_a_number: bool, an_interval: bool) -> str:
 def styled_value(frame: pd.DataFrame, display: list[list[str]] | None = None) -> Any:
     """A table's value for `frame`: with `display` (each cell's text in place of its value) or
     any interval column, the cells with their styles (`cell_styles`) and display texts (none:
-    each cell shows its value); else the frame as it is."""
-    styles = cell_styles(frame, shown_texts(frame) if display is None else display)
+    each cell shows its value); else the frame as it is. Without `display` only an interval
+    column can be styled (a number's own text has no second line), so a frame without one is
+    returned before any cell is converted: every table redraw passes here."""
+    if display is None and not any(is_interval_column(c) for c in frame.columns):
+        return frame
+    values = cell_values(frame)
+    styles = cell_styles(frame, shown_texts(values) if display is None else display)
     if display is None and not any(any(row) for row in styles):
         return frame
     return {
         "headers": [str(c) for c in frame.columns],
-        "data": cell_values(frame),
+        "data": values,
         "metadata": {"display_value": display, "styling": styles},
     }
 
 
-def shown_texts(frame: pd.DataFrame) -> list[list[str]]:
-    """Each cell of `frame` as the table shows it without a display value (`String(value)`),
-    so the style can be picked by what a cell shows; a missing value shows nothing."""
-    return [["" if v is None else str(v) for v in row] for row in cell_values(frame)]
+def shown_texts(values: list[list[object]]) -> list[list[str]]:
+    """Each cell (`cell_values`) as the table shows it without a display value
+    (`String(value)`), so the style can be picked by what a cell shows; a missing value shows
+    nothing."""
+    return [["" if v is None else str(v) for v in row] for row in values]
 
 
 def cell_values(frame: pd.DataFrame) -> list[list[object]]:
