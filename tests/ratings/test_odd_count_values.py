@@ -206,3 +206,22 @@ def test_a_record_written_back_keeps_booleans_and_floats() -> None:
     assert written["model_metadata"] == {**meta, "list_count": {"sum": 0.5}}
     assert type(written["model_metadata"]["header_count"]) is bool
     assert verdict_record_from_dict(written) == verdict_record_from_dict(row)
+
+
+def test_a_record_written_back_keeps_its_dicts_with_booleans() -> None:
+    meta = {"token_len": 9, "header_count": {"a": True, "b": False}, "list_count": 2}
+    meta |= {"bold_count": {"a": True, "b": 0.5}}
+    row = {**_rows()[0], "model_metadata": meta}
+    written = verdict_record_to_dict(verdict_record_from_dict(row))
+    assert written["model_metadata"] == {
+        **meta,
+        "header_count": {"sum": 1, "boolean": False},
+        "bold_count": {"sum": 1.5, "boolean": False},
+    }
+    again = verdict_record_from_dict(written)
+    assert again == verdict_record_from_dict(row)
+    assert again.model_style is not None
+    assert dict(again.model_style.odd_kinds) == {
+        "header_count": "a dict with booleans",
+        "bold_count": "a dict with booleans",
+    }  # a board read from the written record notes them as the first one did

@@ -42,7 +42,7 @@ from vlmscope.ratings.inputs.row_checks import (
     check_file,
     model_name,
 )
-from vlmscope.ratings.inputs.style_values import BOOLEAN, FLOAT, read_count
+from vlmscope.ratings.inputs.style_values import BOOLEAN, BOOLEANS_IN_A_DICT, FLOAT, read_count
 
 STYLE_FIELDS = ("token_len", "header_count", "list_count", "bold_count")
 
@@ -118,11 +118,13 @@ class AnswerStyle:
     def in_official_order(self) -> bool:
         return self.key_order == STYLE_FIELDS
 
-    def as_metadata(self) -> dict[str, float | bool | dict[str, float] | None]:
+    def as_metadata(self) -> dict[str, float | bool | dict[str, float | bool] | None]:
         """The metadata as read back: every key in its order with its count, each of a kind
         every reference reads as it read the original (`AnswerStyle.odd_kinds`): a boolean stays
         one, a float stays a float, a float summed from a dict is written as a dict of it (a
-        bare float stops arena-hard v2, a dict of floats does not)."""
+        bare float stops arena-hard v2, a dict of floats does not), and a dict with booleans
+        stays one (its sum and a ``false``, which adds nothing), so the board read from the
+        written record notes it as the first board did."""
         kinds = dict(self.odd_kinds)
         return {
             key: _written(count, kinds.get(key))
@@ -130,9 +132,13 @@ class AnswerStyle:
         }
 
 
-def _written(count: float | None, kind: str | None) -> float | bool | dict[str, float] | None:
+def _written(
+    count: float | None, kind: str | None
+) -> float | bool | dict[str, float | bool] | None:
     if kind == BOOLEAN:
         return bool(count)
+    if kind == BOOLEANS_IN_A_DICT and count is not None:
+        return {"sum": count, "boolean": False}
     if type(count) is float and kind != FLOAT:
         return {"sum": count}
     return count
