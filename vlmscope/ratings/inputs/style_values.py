@@ -46,7 +46,8 @@ def read_count(value: Any, name: str) -> tuple[int | float, str | None]:
 
 
 def _as_number(total: float, value: Any) -> int | float:
-    """An int when every summed value was an int (as Python's ``sum`` gives), else the float."""
+    """An int when ``value`` is a dict of ints (as Python's ``sum`` gives), else the float (a
+    bare int never gets here: :func:`read_count` returns it, or ``count_total`` refuses it)."""
     if isinstance(value, Mapping) and all(type(item) is int for item in value.values()):
         return int(total)
-    return int(total) if type(value) is int else total
+    return total
