@@ -8,7 +8,6 @@ number, its exception where it stops."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,9 @@ import numpy as np
 import pytest
 
 from tests.ratings.style_cases import style_cases, v2_scores
-from tests.ratings.test_cli import _parser, verdicts
-from tests.ratings.verdict_golden import BASELINE, VERDICTS_FILE
+from tests.ratings.test_cli import verdicts
+from tests.ratings.test_v2_other_metadata_keys import _error, _rows, _write
+from tests.ratings.verdict_golden import BASELINE
 from vlmscope.ratings.boards.arena_hard_v01 import duplicated_style_design
 from vlmscope.ratings.boards.arena_hard_v2 import v2_style_features
 from vlmscope.ratings.boards.style_value_checks import BY_NAME_READER, require_readable_values
@@ -116,15 +116,6 @@ def test_each_reference_gives_upstreams_number_or_stops_where_it_stops(
     assert f"field '{side}.{key}': uid 'u{i}' ('m' against 'base')" in message
 
 
-def _rows() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in VERDICTS_FILE.read_text().splitlines()][:60]
-
-
-def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return path
-
-
 def _with(rows: list[dict[str, Any]], side: str, key: str, value: Any, every: int) -> list[Any]:
     return [
         {**row, side: {**row[side], key: value(row[side][key])}} if i % every == 2 else row
@@ -186,12 +177,7 @@ def test_a_value_upstream_stops_on_names_file_line_answer_side_and_key_before_an
 ) -> None:
     rows = _with(_rows(), "model_metadata", "header_count", lambda v: value, 7)
     path = _write(tmp_path / "odd.jsonl", rows)
-    args = _parser().parse_args(
-        ["ratings", "verdicts", str(path), "--baseline", BASELINE, "--reference", reference]
-        + ["--style-control", "--out", str(tmp_path / "out.json")]
-    )
-    assert args.func(args) == 2
-    printed = capsys.readouterr().err
+    printed = _error(tmp_path, path, "--reference", reference, "--style-control", capsys=capsys)
     assert (
         f"{path} line 3: field 'model_metadata.header_count': uid {rows[2]['uid']!r} "
         f"({rows[2]['model']!r} against {BASELINE!r})"
