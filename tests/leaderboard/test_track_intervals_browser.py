@@ -78,6 +78,10 @@ def page(results_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     fabricate.write_probench_results(results / "probench_run")
     workdir = tmp_path_factory.mktemp("track_intervals_app")
     with space_page(results, workdir, width=1280, height=800) as page:
+        # Every wait here is on what the page shows; the bound only decides how long a redraw
+        # may take before the test fails. The keyword table's redraw once took over 15 s on a
+        # loaded 2-core machine.
+        page.set_default_timeout(60_000)
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         yield page
