@@ -16,8 +16,8 @@ bilevel image is resized nearest-neighbour, as Pillow does for those modes); onl
 converted to RGB and saved, in the format its name's MIME type names (`.gif` as GIF, `.webp` as
 WebP, no guess as JPEG). A truncated file is read as far as it goes, as the official module's
 `ImageFile.LOAD_TRUNCATED_IMAGES` makes it, and refused where that setting refuses it (a PNG
-cut inside a chunk after its pixel data, which reads without the setting). A kept video frame is the JPEG OpenCV wrote, taken
-through the same path as a `.jpg` file.
+cut inside a chunk after its pixel data, which reads without the setting). A kept video frame
+is the JPEG OpenCV wrote, taken through the same path as a `.jpg` file.
 
 Where the official code fails instead (a MIME type whose subtype Pillow cannot save, `.ppm` or
 `.ico`), the image is sent as JPEG.
